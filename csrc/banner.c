@@ -1,0 +1,1 @@
+/* placeholder */ int banner_placeholder(void) { return 0; }

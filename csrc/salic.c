@@ -1,0 +1,1 @@
+/* placeholder */ int salic_placeholder(void) { return 0; }

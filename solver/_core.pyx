@@ -1,0 +1,1 @@
+# placeholder for the compiled search core

@@ -1,0 +1,95 @@
+"""The nine games: their rules as class attributes, one list, and ``find_game``.
+
+RULES.md is the contract; docs/rules.md restates it. A game is a small immutable value;
+the reference rules in :mod:`solver.rules` read these attributes and nothing else.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+from .errors import UnknownGameError
+
+
+@dataclass(frozen=True)
+class Game:
+    id: str
+    name: str
+    russian: str
+    decks: int
+    pysol_id: int | None
+
+    family = "?"
+
+    @property
+    def deck_size(self) -> int:
+        return 52 * self.decks
+
+    @property
+    def passes(self) -> int:
+        return 1
+
+    def __str__(self) -> str:
+        return self.id
+
+
+@dataclass(frozen=True)
+class SalicGame(Game):
+    """Glencoe / Intrigue and the PySol profiles (RULES §1, §3)."""
+
+    suited_slots: bool = False        # Glencoe: a 5 or 6 starts a slot only of a queen of its suit
+    slots_from_start: bool = False    # pysol-intrigue: 8 up and 8 down slots exist from the start
+    park_after_stock: bool = False    # PySol: cards go onto empty queens only once the stock is empty
+    win_needs_empty_stock: bool = False  # PySol: won only once the stock is empty too
+
+    family = "salic"
+
+
+@dataclass(frozen=True)
+class BannerGame(Game):
+    """Banner / Devil's Solitaire / Forget-me-not / Clover (RULES §2)."""
+
+    reserve_size: int = 8
+    cells: int = 8
+    max_passes: int = 2
+    sixes_reserve: bool = False       # Clover: the four sixes are the reserve
+
+    family = "banner"
+
+    @property
+    def passes(self) -> int:
+        return self.max_passes
+
+
+GAMES: list[Game] = [
+    SalicGame("glencoe", "Glencoe", "Гленко", 2, None, suited_slots=True),
+    SalicGame("intrigue", "Intrigue", "Интрига", 2, None),
+    BannerGame("banner", "Banner", "Знамя", 2, None, reserve_size=8, cells=8, max_passes=2),
+    BannerGame("devils-solitaire", "Devil's Solitaire", "Чертов пасьянс", 2, 723,
+               reserve_size=8, cells=8, max_passes=3),
+    BannerGame("forget-me-not", "Forget-me-not", "Незабудка", 1, None,
+               reserve_size=4, cells=4, max_passes=3),
+    BannerGame("clover", "Clover", "Трефовидный", 1, None,
+               reserve_size=4, cells=4, max_passes=3, sixes_reserve=True),
+    SalicGame("pysol-intrigue", "Intrigue (PySol)", "Интрига", 2, 523,
+              slots_from_start=True, park_after_stock=True, win_needs_empty_stock=True),
+    SalicGame("pysol-laggard-lady", "Laggard Lady (PySol)", "Интрига", 2, 616,
+              park_after_stock=True, win_needs_empty_stock=True),
+    SalicGame("pysol-glencoe", "Glencoe (PySol)", "Гленко", 2, 612,
+              suited_slots=True, park_after_stock=True, win_needs_empty_stock=True),
+]
+
+GAME_IDS = [g.id for g in GAMES]
+_BY_ID = {g.id: g for g in GAMES}
+
+
+def find_game(game: "str | Game") -> Game:
+    """The game with this id (case-insensitive); UnknownGameError suggests the nearest ids."""
+    if isinstance(game, Game):
+        return game
+    key = str(game).strip().lower().replace("_", "-")
+    if key in _BY_ID:
+        return _BY_ID[key]
+    near = difflib.get_close_matches(key, GAME_IDS, n=3, cutoff=0.4)
+    hint = f"; did you mean {', '.join(near)}?" if near else f"; known games: {', '.join(GAME_IDS)}"
+    raise UnknownGameError(f"unknown game {game!r}{hint}")
