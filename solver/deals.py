@@ -49,6 +49,8 @@ def parse_deal_number(text: "str | int") -> tuple[int, bool]:
         if not 1 <= n <= MS_MAX:
             raise InvalidDealError(f"bad deal number {raw!r}: ms numbers run from 1 to {MS_MAX}")
         return n, True
+    if t.startswith("-"):
+        raise InvalidDealError(f"bad deal number {raw!r}: deal numbers are positive")
     digits = _SEPARATORS.sub("", t)
     if not digits.isdigit():
         raise InvalidDealError(f"bad deal number {raw!r}: expected N or msN with N a positive integer")
