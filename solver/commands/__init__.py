@@ -1,0 +1,10 @@
+"""The subcommands of ``solver``, one module each.
+
+Each module exposes ``NAME``, ``HELP`` (one line for ``solver --help``), ``DESCRIPTION`` (the
+text of ``solver NAME --help``: behaviour and exit statuses), ``add_arguments(parser)`` and
+``run(args) -> int`` (the exit status). :mod:`solver.cli` builds one subparser per module
+listed here, in this order; a new subcommand is a new module appended to ``COMMANDS``.
+"""
+from . import check, deal, games
+
+COMMANDS = [games, deal, check]
