@@ -1,1 +1,164 @@
-/* placeholder */ int banner_placeholder(void) { return 0; }
+#include "banner.h"
+
+#include <string.h>
+
+#define SIX 5
+
+static inline uint64_t below_mask(int p, int word) {
+    /* bits of talon positions < p within word */
+    int lo = word * 64;
+    if (p <= lo) return 0;
+    if (p >= lo + 64) return ~0ULL;
+    return (1ULL << (p - lo)) - 1;
+}
+
+int banner_waste_top(const BannerState *s) {
+    uint64_t hi = s->present[1] & below_mask(s->p, 1);
+    if (hi) return 127 - __builtin_clzll(hi);
+    uint64_t lo = s->present[0] & below_mask(s->p, 0);
+    if (lo) return 63 - __builtin_clzll(lo);
+    return -1;
+}
+
+int banner_stock_next(const BannerDeal *d, const BannerState *s) {
+    (void)d;
+    uint64_t lo = s->present[0] & ~below_mask(s->p, 0);
+    if (lo) return __builtin_ctzll(lo);
+    uint64_t hi = s->present[1] & ~below_mask(s->p, 1);
+    if (hi) return 64 + __builtin_ctzll(hi);
+    return -1;
+}
+
+int banner_needed(const BannerDeal *d, const BannerState *s) {
+    return (d->base[s->run] + 1 + s->k) % 13;
+}
+
+int banner_setup(BannerDeal *d, BannerState *s, const uint8_t *cards, int ncards, int reserve,
+                 int cells, int passes, int sixes_reserve) {
+    memset(d, 0, sizeof *d);
+    memset(s, 0, sizeof *s);
+    uint8_t rest[BANNER_MAX_TALON + 16], res[8];
+    int nrest = 0, nres = 0;
+    if (reserve > 8 || cells > BANNER_MAX_CELLS || ncards > BANNER_MAX_TALON) return -1;
+    for (int i = 0; i < ncards; i++) {
+        int r = cards[i] % 13;
+        if (sixes_reserve ? r == SIX : i < reserve) {
+            if (nres >= reserve) return -1;
+            res[nres++] = (uint8_t)r;
+        } else {
+            rest[nrest++] = (uint8_t)r;
+        }
+    }
+    if (nres != reserve || nrest < cells + 1) return -1;
+    d->reserve = reserve;
+    d->cells = cells;
+    d->passes = passes;
+    for (int j = 0; j < reserve; j++) d->base[j] = res[reserve - 1 - j];
+    for (int i = 0; i < cells; i++) s->cell[i] = rest[i];
+    for (int i = cells; i < BANNER_MAX_CELLS; i++) s->cell[i] = BANNER_EMPTY;
+    d->talon = nrest - cells;
+    memcpy(d->rank, rest + cells, (size_t)d->talon);
+    for (int i = 0; i < d->talon; i++) s->present[i >> 6] |= 1ULL << (i & 63);
+    s->p = 1;
+    s->passes = 1;
+    return 0;
+}
+
+static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced, unsigned prune) {
+    const BannerDeal *d = dv;
+    const BannerState *s = sv;
+    (void)prune;
+    int n = 0;
+    if (s->run == d->reserve) return 0;
+    int need = banner_needed(d, s);
+    int w = banner_waste_top(s);
+    if (w >= 0 && d->rank[w] == need) out[n++] = MOVE(MV_WASTE, 0, 0);
+    /* Playing the needed rank from a cell or from the waste gives the same position once cells
+     * are read as a multiset, and so does playing it from either of two cells: one play suffices. */
+    for (int i = 0; i < d->cells && !(reduced && n); i++)
+        if (s->cell[i] == need) out[n++] = MOVE(MV_CELL, i, 0);
+    int next = banner_stock_next(d, s);
+    if (next >= 0) out[n++] = MOVE(MV_DEAL, 0, 0);
+    else if (w >= 0 && s->passes < d->passes) out[n++] = MOVE(MV_REDEAL, 0, 0);
+    return n;
+}
+
+/* Put p just above the waste top, so equal positions have equal pointers. */
+static inline void settle(BannerState *s) {
+    s->p = (uint8_t)(banner_waste_top(s) + 1);
+}
+
+static inline void take(BannerState *s, int i) { s->present[i >> 6] &= ~(1ULL << (i & 63)); }
+
+static void apply(const void *dv, const void *sv, MoveCode m, void *outv) {
+    const BannerDeal *d = dv;
+    BannerState *s = outv;
+    memcpy(s, sv, sizeof *s);
+    switch (MOVE_KIND(m)) {
+    case MV_DEAL:
+        s->p = (uint8_t)(banner_stock_next(d, s) + 1);
+        return;
+    case MV_REDEAL:
+        s->p = 0;
+        s->passes++;
+        return;
+    case MV_WASTE:
+        take(s, banner_waste_top(s));
+        settle(s);
+        break;
+    default: {          /* MV_CELL: the cell is refilled from the waste top, else the stock */
+        int i = MOVE_SRC(m), w = banner_waste_top(s);
+        if (w >= 0) {
+            s->cell[i] = d->rank[w];
+            take(s, w);
+            settle(s);
+        } else {
+            int next = banner_stock_next(d, s);
+            if (next >= 0) {
+                s->cell[i] = d->rank[next];
+                take(s, next);
+            } else {
+                s->cell[i] = BANNER_EMPTY;
+            }
+        }
+    }
+    }
+    if (++s->k == RUN_LENGTH) {
+        s->k = 0;
+        s->run++;
+    }
+}
+
+static int is_won(const void *dv, const void *sv) {
+    const BannerDeal *d = dv;
+    const BannerState *s = sv;
+    return s->run == d->reserve;
+}
+
+/* Key: talon bits (up to 104: word 0 and the low 40 bits of word 1), then p (7 bits) and the
+ * pass (2 bits) in word 1; word 2 the cells as a sorted list of 4-bit ranks.  The runs done and
+ * the foundation height follow from the cards left, so they need no bits. */
+static void make_key(const void *dv, const void *sv, Key *k) {
+    const BannerDeal *d = dv;
+    const BannerState *s = sv;
+    uint8_t c[BANNER_MAX_CELLS];
+    int n = d->cells;
+    for (int i = 0; i < n; i++) {
+        uint8_t v = s->cell[i];
+        int j = i;
+        while (j > 0 && c[j - 1] > v) { c[j] = c[j - 1]; j--; }
+        c[j] = v;
+    }
+    uint64_t w2 = 0;
+    for (int i = 0; i < n; i++) w2 = (w2 << 4) | c[i];
+    k->w[0] = s->present[0];
+    k->w[1] = s->present[1] | ((uint64_t)s->p << 40) | ((uint64_t)s->passes << 48) | KEY_VALID;
+    k->w[2] = w2;
+}
+
+static int is_dead(const void *dv, const void *sv, unsigned prune) {
+    (void)dv; (void)sv; (void)prune;
+    return 0;
+}
+
+const GameOps BANNER_OPS = {sizeof(BannerState), gen_moves, apply, is_won, make_key, is_dead};

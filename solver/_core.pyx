@@ -1,1 +1,171 @@
-# placeholder for the compiled search core
+# cython: language_level=3
+"""The compiled core: a thin owner of the fixed deal and the start state, and one call into C.
+
+Everything user-facing (parsing, notation, errors) stays in Python; this module takes cards as
+bytes and returns moves as (kind, src, dst) tuples with 0-based numbers.
+"""
+from cpython.exc cimport PyErr_CheckSignals
+from libc.stdint cimport uint8_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy, memset
+
+# move kinds, as in core.h
+DEAL, FOUND, PARK, WASTE, CELL, REDEAL = range(6)
+STATUS = ("win", "no_win", "nodes", "time", "memory", "interrupted")
+PRUNE_ALL_FLAGS = PRUNE_ALL
+
+
+cdef int _poll(void *ctx) noexcept with gil:
+    # Runs the Python signal handlers; a KeyboardInterrupt there ends the search.  The exception
+    # is dropped here and raised again by the caller, so the partial statistics are not lost.
+    try:
+        PyErr_CheckSignals()
+    except BaseException:
+        return 1
+    return 0
+
+
+cdef class CoreGame:
+    """A deal set up for the core: ``family`` is "salic" or "banner"."""
+    cdef void *deal
+    cdef StateBuf start
+    cdef const GameOps *ops
+    cdef readonly str family
+
+    def __cinit__(self, str family, tuple params, bytes cards):
+        cdef const uint8_t *c = cards
+        cdef int rc
+        memset(&self.start, 0, sizeof(StateBuf))
+        self.family = family
+        if family == "salic":
+            self.deal = malloc(sizeof(SalicDeal))
+            if self.deal == NULL:
+                raise MemoryError()
+            if len(cards) != 104:
+                raise ValueError("a Salic deal has 104 cards")
+            rc = salic_setup(<SalicDeal *>self.deal, <SalicState *>&self.start, c,
+                             params[0], params[1], params[2], params[3])
+            self.ops = &SALIC_OPS
+        elif family == "banner":
+            self.deal = malloc(sizeof(BannerDeal))
+            if self.deal == NULL:
+                raise MemoryError()
+            rc = banner_setup(<BannerDeal *>self.deal, <BannerState *>&self.start, c, len(cards),
+                              params[0], params[1], params[2], params[3])
+            self.ops = &BANNER_OPS
+        else:
+            raise ValueError(f"unknown family {family!r}")
+        if rc != 0:
+            raise ValueError("the cards are not a deal of this game")
+
+    def __dealloc__(self):
+        free(self.deal)
+
+    def search(self, uint64_t max_nodes=0, double max_seconds=0.0, size_t max_bytes=1 << 30,
+               unsigned prune=PRUNE_ALL):
+        """Run the search; returns (status, path, nodes, states, table_bytes, peak_bytes, seconds)."""
+        cdef SearchLimits lim
+        cdef SearchResult res
+        lim.max_nodes = max_nodes
+        lim.max_seconds = max_seconds
+        lim.max_bytes = max_bytes
+        lim.prune = prune
+        lim.poll = _poll
+        lim.poll_ctx = NULL
+        with nogil:
+            search_run(self.ops, self.deal, &self.start, &lim, &res)
+        path = []
+        if res.path != NULL:
+            path = [(m >> 8, (m >> 4) & 15, m & 15) for m in res.path[:res.path_len]]
+            free(res.path)
+        return (STATUS[res.status], path, res.nodes, res.states, res.table_bytes,
+                res.peak_bytes, res.seconds)
+
+    def replay_seconds(self, list path, int repeat=1):
+        """Seconds to replay ``path`` through the core (apply, key, won test per move), best of
+        ``repeat``, and whether it wins: the floor for any solver that must print a line."""
+        cdef int n = len(path), i, r
+        cdef MoveCode *codes = <MoveCode *>malloc(sizeof(MoveCode) * (n + 1))
+        cdef StateBuf a, b
+        cdef Key key
+        cdef double t0, best = 1e300
+        cdef int won = 0
+        for i in range(n):
+            codes[i] = (path[i][0] << 8) | (path[i][1] << 4) | path[i][2]
+        with nogil:
+            for r in range(repeat):
+                t0 = search_clock()
+                memcpy(&a, &self.start, sizeof(StateBuf))
+                for i in range(n):
+                    self.ops.apply(self.deal, &a, codes[i], &b)
+                    self.ops.key(self.deal, &b, &key)
+                    memcpy(&a, &b, sizeof(StateBuf))
+                won = self.ops.is_won(self.deal, &a)
+                t0 = search_clock() - t0
+                if t0 < best:
+                    best = t0
+        free(codes)
+        return best, bool(won)
+
+    def position(self):
+        """The start position, for tests that compare the core with the reference rules."""
+        cdef CorePosition p = CorePosition.__new__(CorePosition)
+        p.game = self
+        memcpy(&p.state, &self.start, sizeof(StateBuf))
+        return p
+
+
+cdef class CorePosition:
+    """A position of a CoreGame: its move generator, applier and key, for the agreement tests."""
+    cdef CoreGame game
+    cdef StateBuf state
+
+    def moves(self, bint reduced=False, unsigned prune=0):
+        cdef MoveCode out[64]
+        cdef int n = self.game.ops.gen_moves(self.game.deal, &self.state, out, reduced, prune)
+        return [(m >> 8, (m >> 4) & 15, m & 15) for m in out[:n]]
+
+    def play(self, tuple move):
+        cdef CorePosition p = CorePosition.__new__(CorePosition)
+        cdef MoveCode m = (move[0] << 8) | (move[1] << 4) | move[2]
+        p.game = self.game
+        self.game.ops.apply(self.game.deal, &self.state, m, &p.state)
+        return p
+
+    def is_won(self):
+        return bool(self.game.ops.is_won(self.game.deal, &self.state))
+
+    def is_dead(self, unsigned prune=PRUNE_ALL):
+        return bool(self.game.ops.is_dead(self.game.deal, &self.state, prune))
+
+    def key(self):
+        cdef Key k
+        self.game.ops.key(self.game.deal, &self.state, &k)
+        return (k.w[0], k.w[1], k.w[2])
+
+    def describe(self):
+        """The position as plain data (deal positions, not card names)."""
+        cdef SalicState *s
+        cdef BannerState *b
+        cdef BannerDeal *bd
+        cdef int q, i, t
+        if self.game.family == "salic":
+            s = <SalicState *>&self.state
+            piles = []
+            for q in range(s.nq):
+                pile = [s.parked[q]] if s.parked[q] != 0xff else []
+                piles.append(pile)
+            present = s.present[0] | (<object>s.present[1] << 64)
+            return {"dealt": s.sp, "queens": s.nq, "present": present,
+                    "parked": [s.parked[q] if s.parked[q] != 0xff else None for q in range(s.nq)],
+                    "counts": [s.cnt[i] for i in range(13)], "on_foundations": s.on_found,
+                    "tops": [salic_top(<SalicDeal *>self.game.deal, s, q) for q in range(s.nq)]}
+        b = <BannerState *>&self.state
+        bd = <BannerDeal *>self.game.deal
+        present = b.present[0] | (<object>b.present[1] << 64)
+        waste = [i for i in range(bd.talon) if (present >> i) & 1 and i < b.p]
+        stock = [i for i in range(bd.talon) if (present >> i) & 1 and i >= b.p]
+        return {"cells": [b.cell[i] for i in range(bd.cells)],
+                "waste": [bd.rank[i] for i in waste], "stock": [bd.rank[i] for i in stock],
+                "passes": b.passes, "runs": b.run, "foundation": b.k,
+                "needed": banner_needed(bd, b)}

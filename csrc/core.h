@@ -1,0 +1,58 @@
+/* The compiled search core: shared types.
+ *
+ * A game is a fixed deal (stored once, in a *Deal struct) and a small search state that holds only
+ * what changes.  Each family supplies a move generator, a move applier and a canonical key; the
+ * depth-first search in search.c is written once against that interface (GameOps).
+ */
+#ifndef CORE_H
+#define CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A canonical key: three 64-bit words, compared whole.  Word 1 always has KEY_VALID set, so the
+ * all-zero key never occurs and marks an empty table slot. */
+#define KEY_WORDS 3
+#define KEY_VALID (1ULL << 63)
+typedef struct { uint64_t w[KEY_WORDS]; } Key;
+
+/* A move: kind in the top bits, then source and destination (0-based). */
+typedef uint16_t MoveCode;
+enum {
+    MV_DEAL = 0,      /* turn the next stock card                      */
+    MV_FOUND = 1,     /* Salic: top of pile src to a foundation slot   */
+    MV_PARK = 2,      /* Salic: top of pile src onto empty queen dst   */
+    MV_WASTE = 3,     /* Banner: waste top to the foundation           */
+    MV_CELL = 4,      /* Banner: cell src to the foundation            */
+    MV_REDEAL = 5     /* Banner: turn the waste over as the new stock  */
+};
+#define MOVE(kind, src, dst) ((MoveCode)(((kind) << 8) | ((src) << 4) | (dst)))
+#define MOVE_KIND(m) ((m) >> 8)
+#define MOVE_SRC(m) (((m) >> 4) & 15)
+#define MOVE_DST(m) ((m) & 15)
+
+#define MAX_MOVES 32
+
+/* Pruning switches (bit flags); docs/solver.md argues each one's soundness. */
+enum {
+    PRUNE_SAFE_FOUNDATION = 1,   /* Salic: a foundation move no other card can compete for is forced */
+    PRUNE_BANNER_REACH = 2,      /* Banner: a needed card that can no longer come within reach   */
+    PRUNE_ALL = 0xffff
+};
+
+/* Search state: big enough for either family's state. */
+typedef struct { uint64_t raw[12]; } StateBuf;
+
+typedef struct GameOps {
+    size_t state_size;
+    /* Legal moves; reduced=1 drops moves whose result is the same canonical position as an earlier
+     * one (and applies the enabled pruning rules), reduced=0 lists every distinct move. */
+    int (*gen_moves)(const void *deal, const void *state, MoveCode *out, int reduced, unsigned prune);
+    void (*apply)(const void *deal, const void *state, MoveCode m, void *out);
+    int (*is_won)(const void *deal, const void *state);
+    void (*key)(const void *deal, const void *state, Key *out);
+    /* Sound dead-end test (pruning); 1 = no win can follow. */
+    int (*is_dead)(const void *deal, const void *state, unsigned prune);
+} GameOps;
+
+#endif

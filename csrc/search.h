@@ -1,0 +1,46 @@
+/* Depth-first search with a transposition table, written once for every game (GameOps).
+ *
+ * Iterative: an explicit stack of frames (a state, its moves, the next to try), grown as needed,
+ * so depth is limited by memory only.  The winning line is the stack itself: frame d's chosen move
+ * is its moves[i - 1], so no path is stored per position.
+ */
+#ifndef SEARCH_H
+#define SEARCH_H
+
+#include "core.h"
+
+enum {
+    SEARCH_WIN = 0,
+    SEARCH_NO_WIN = 1,           /* the whole space was searched */
+    SEARCH_LIMIT_NODES = 2,
+    SEARCH_LIMIT_TIME = 3,
+    SEARCH_LIMIT_MEMORY = 4,
+    SEARCH_INTERRUPTED = 5
+};
+
+typedef struct {
+    uint64_t max_nodes;          /* 0: no limit */
+    double max_seconds;          /* <= 0: no limit */
+    size_t max_bytes;            /* transposition table bound */
+    unsigned prune;              /* PRUNE_* flags */
+    int (*poll)(void *ctx);      /* called now and then; nonzero stops the search (Ctrl-C) */
+    void *poll_ctx;
+} SearchLimits;
+
+typedef struct {
+    int status;
+    uint64_t nodes;              /* positions generated and stored */
+    uint64_t states;             /* entries in the table at the end */
+    size_t table_bytes;
+    size_t peak_bytes;           /* table plus stack */
+    double seconds;
+    MoveCode *path;              /* the winning line (malloc'd; caller frees), or NULL */
+    int path_len;
+} SearchResult;
+
+int search_run(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
+               SearchResult *out);
+
+double search_clock(void);
+
+#endif

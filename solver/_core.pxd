@@ -1,0 +1,67 @@
+from libc.stdint cimport uint8_t, uint16_t, uint64_t
+
+cdef extern from "core.h":
+    ctypedef uint16_t MoveCode
+    ctypedef struct Key:
+        uint64_t w[3]
+    ctypedef struct StateBuf:
+        uint64_t raw[12]
+    ctypedef struct GameOps:
+        size_t state_size
+        int (*gen_moves)(const void *deal, const void *state, MoveCode *out, int reduced, unsigned prune) noexcept nogil
+        void (*apply)(const void *deal, const void *state, MoveCode m, void *out) noexcept nogil
+        int (*is_won)(const void *deal, const void *state) noexcept nogil
+        void (*key)(const void *deal, const void *state, Key *out) noexcept nogil
+        int (*is_dead)(const void *deal, const void *state, unsigned prune) noexcept nogil
+    int MAX_MOVES
+    unsigned PRUNE_ALL, PRUNE_SAFE_FOUNDATION, PRUNE_BANNER_REACH
+
+cdef extern from "search.h":
+    ctypedef struct SearchLimits:
+        uint64_t max_nodes
+        double max_seconds
+        size_t max_bytes
+        unsigned prune
+        int (*poll)(void *ctx) noexcept
+        void *poll_ctx
+    ctypedef struct SearchResult:
+        int status
+        uint64_t nodes
+        uint64_t states
+        size_t table_bytes
+        size_t peak_bytes
+        double seconds
+        MoveCode *path
+        int path_len
+    int search_run(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
+                   SearchResult *out) nogil
+    double search_clock() nogil
+
+cdef extern from "salic.h":
+    ctypedef struct SalicDeal:
+        pass
+    ctypedef struct SalicState:
+        uint64_t present[2]
+        uint8_t sp, nq, on_found
+        uint8_t parked[8]
+        uint8_t cnt[13]
+    int salic_setup(SalicDeal *deal, SalicState *start, const uint8_t *cards, int suited_slots,
+                    int slots_from_start, int park_after_stock, int win_needs_empty_stock) nogil
+    int salic_top(const SalicDeal *d, const SalicState *s, int q) nogil
+    int salic_pile_size(const SalicDeal *d, const SalicState *s, int q) nogil
+    const GameOps SALIC_OPS
+
+cdef extern from "banner.h":
+    ctypedef struct BannerDeal:
+        int reserve, cells, passes, talon
+        uint8_t rank[104]
+    ctypedef struct BannerState:
+        uint64_t present[2]
+        uint8_t p, passes, run, k
+        uint8_t cell[8]
+    int banner_setup(BannerDeal *d, BannerState *s, const uint8_t *cards, int ncards, int reserve,
+                     int cells, int passes, int sixes_reserve) nogil
+    int banner_waste_top(const BannerState *s) nogil
+    int banner_stock_next(const BannerDeal *d, const BannerState *s) nogil
+    int banner_needed(const BannerDeal *d, const BannerState *s) nogil
+    const GameOps BANNER_OPS

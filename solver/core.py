@@ -1,0 +1,102 @@
+"""Glue between the games and the compiled core (solver._core)."""
+from __future__ import annotations
+
+from . import _core
+from .deals import Deal
+from .games import BannerGame, Game, SalicGame
+from .moves import CELL, DEAL, DOWN, PARK, REDEAL, UP, WASTE, Move
+from .result import Result, Stats, Verdict
+from .rules import SalicPosition, BannerPosition
+
+DEFAULT_MAX_MEMORY = 1 << 30
+
+#: Pruning rules by name, with their bit in the core (docs/solver.md argues each one).
+PRUNING_RULES = {
+    "safe-foundation": _core.PRUNE_ALL_FLAGS & 1,
+    "banner-reach": _core.PRUNE_ALL_FLAGS & 2,
+}
+ALL_RULES = _core.PRUNE_ALL_FLAGS
+
+_REASONS = {"nodes": "nodes", "time": "time", "memory": "memory", "interrupted": "interrupted"}
+
+
+class SearchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a search; ``result`` is the UNKNOWN result with the statistics so far."""
+
+    def __init__(self, result: Result):
+        super().__init__("search interrupted")
+        self.result = result
+
+
+def game_params(game: Game) -> tuple:
+    if isinstance(game, SalicGame):
+        return (int(game.suited_slots), int(game.slots_from_start), int(game.park_after_stock),
+                int(game.win_needs_empty_stock))
+    assert isinstance(game, BannerGame)
+    return (game.reserve_size, game.cells, game.max_passes, int(game.sixes_reserve))
+
+
+def core_game(game: Game, deal: Deal) -> "_core.CoreGame":
+    cards = list(deal.cards)
+    if game.family == "salic":
+        # RULES §1: the first queen in deal order is laid down first.
+        q = next(i for i, c in enumerate(cards) if c % 13 == 11)
+        cards.insert(0, cards.pop(q))
+    return _core.CoreGame(game.family, game_params(game), bytes(cards))
+
+
+def initial_reference(game: Game, deal: Deal):
+    return SalicPosition(game, deal.cards) if game.family == "salic" else BannerPosition(game, deal.cards)
+
+
+def to_move(pos, code: tuple) -> Move:
+    """The notation of a core move in the reference position ``pos``."""
+    kind, src, dst = code
+    if kind == _core.DEAL:
+        return Move(DEAL)
+    if kind == _core.REDEAL:
+        return Move(REDEAL)
+    if kind == _core.WASTE:
+        return Move(WASTE)
+    if kind == _core.CELL:
+        return Move(CELL, src + 1)
+    if kind == _core.PARK:
+        return Move(PARK, src + 1, dst + 1)
+    # A foundation play: every slot it fits is the same position (docs/solver.md); take the first.
+    for move in pos.legal_moves():
+        if move.kind in (UP, DOWN) and move.src == src + 1:
+            return move
+    raise RuntimeError(f"core move {code} has no legal counterpart")
+
+
+def to_notation(game: Game, deal: Deal, path: list) -> list:
+    """Translate a core line into notation, replaying it with the reference rules."""
+    pos = initial_reference(game, deal)
+    moves = []
+    for code in path:
+        move = to_move(pos, code)
+        pos = pos.apply(move)       # raises IllegalMoveError if the core and the rules disagree
+        moves.append(move)
+    if not pos.is_won():
+        raise RuntimeError("the core's line does not win under the reference rules")
+    return moves
+
+
+def run(game: Game, deal: Deal, *, max_nodes=None, timeout=None, max_memory=None,
+        prune=True) -> Result:
+    if max_memory is None:
+        max_memory = DEFAULT_MAX_MEMORY
+    flags = ALL_RULES if prune is True else 0 if prune is False else int(prune)
+    core = core_game(game, deal)
+    status, path, nodes, states, table_bytes, peak, seconds = core.search(
+        max_nodes or 0, float(timeout or 0.0), int(max_memory), flags)
+    stats = Stats(nodes=nodes, states=states, seconds=seconds, table_bytes=table_bytes)
+    label = deal.number or "custom"
+    if status == "win":
+        return Result(game.id, label, Verdict.WINNABLE, to_notation(game, deal, path), stats)
+    if status == "no_win":
+        return Result(game.id, label, Verdict.UNWINNABLE, [], stats)
+    result = Result(game.id, label, Verdict.UNKNOWN, [], stats, _REASONS[status])
+    if status == "interrupted":
+        raise SearchInterrupted(result)
+    return result
