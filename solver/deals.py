@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pysol_cards.cards import ms_rearrange
 from pysol_cards.random import LCRandom31, MTRandom
 
+from . import _dealgen
 from .cards import QUEEN, card_name, full_deck, parse_card, rank_of
 from .errors import InvalidDealError
 from .games import Game, find_game
@@ -78,7 +79,13 @@ def pysol_shuffle(decks: int, seed: int, ms: bool) -> list[int]:
 
 
 def deal_order(game: Game, seed: int, ms: bool) -> list[int]:
-    """Deal order of deal ``seed`` of ``game`` (RULES §4.4-5)."""
+    """Deal order of deal ``seed`` of ``game`` (RULES §4.4-5), from the C generator."""
+    family = "salic" if game.family == "salic" else "banner"
+    return list(_dealgen.deal_order(family, game.decks, seed, ms))
+
+
+def deal_order_reference(game: Game, seed: int, ms: bool) -> list[int]:
+    """:func:`deal_order` in pure Python over pysol_cards: the reference the C generator matches."""
     shuffled = pysol_shuffle(game.decks, seed, ms)
     if game.family == "salic":
         first_queen = next(i for i, c in enumerate(shuffled) if rank_of(c) == QUEEN)
