@@ -4,6 +4,8 @@ Deal numbers are Python ints: ``ms=True`` means ``msN`` (LCRandom31, 1 <= N <= 2
 otherwise N < 32000 uses LCRandom31 and larger N the Mersenne Twister seeded like
 ``random.Random(N)``, for any positive N however large (RULES.md §4).
 """
+import sys
+
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
@@ -123,8 +125,8 @@ def deal_orders(family, int decks, first, count, bint ms=False):
     """The deal orders of deals first .. first+count-1, concatenated: count*decks*52 bytes."""
     cdef int fam = _family(family)
     _check_decks(decks)
-    if count < 0:
-        raise ValueError(f"count must not be negative, not {count}")
+    if not 0 <= count <= sys.maxsize // (decks * 52):
+        raise ValueError(f"count must be 0 .. {sys.maxsize // (decks * 52)}, not {count}")
     cdef _Seed s = _Seed(first)
     cdef uint64_t n = count
     cdef bytes out = PyBytes_FromStringAndSize(NULL, n * decks * 52)

@@ -239,6 +239,7 @@ def test_public_vector_devils_solitaire_1():
     lambda: _dealgen.shuffle(2, 0),
     lambda: _dealgen.deal_orders("banner", 1, MS_MAX - 1, 3, True),
     lambda: _dealgen.deal_orders("banner", 1, 1, -1),
+    lambda: _dealgen.deal_orders("banner", 2, 1, 2 ** 62),   # the buffer size would wrap
     lambda: _dealgen.lc_randoms(0, 3),
 ])
 def test_bad_arguments_raise_value_error(call):
