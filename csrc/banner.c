@@ -59,6 +59,8 @@ int banner_setup(BannerDeal *d, BannerState *s, const uint8_t *cards, int ncards
     d->talon = nrest - cells;
     memcpy(d->rank, rest + cells, (size_t)d->talon);
     for (int i = 0; i < d->talon; i++) s->present[i >> 6] |= 1ULL << (i & 63);
+    for (int j = 0; j < reserve; j++)
+        for (int k = 0; k < RUN_LENGTH; k++) d->need[j * RUN_LENGTH + k] = (uint8_t)((d->base[j] + 1 + k) % 13);
     s->p = 1;
     s->passes = 1;
     return 0;
@@ -156,8 +158,33 @@ static void make_key(const void *dv, const void *sv, Key *k) {
     k->w[2] = w2;
 }
 
+/* PRUNE_BANNER_REACH (docs/solver.md): in the last pass the waste is a stack that only a play
+ * pops, one card per play, so the card at depth t (the top is depth 0) cannot be within reach
+ * before the t-th play from now.  Cells and stock cards are taken to be within reach at once.
+ * If, for some rank, the plays that need it outrun the copies that can be within reach by then,
+ * no line wins. */
 static int is_dead(const void *dv, const void *sv, unsigned prune) {
-    (void)dv; (void)sv; (void)prune;
+    const BannerDeal *d = dv;
+    const BannerState *s = sv;
+    if (!(prune & PRUNE_BANNER_REACH) || s->passes < d->passes || s->p == 0) return 0;
+    int avail[13] = {0};
+    for (int i = 0; i < d->cells; i++)
+        if (s->cell[i] != BANNER_EMPTY) avail[s->cell[i]]++;
+    uint64_t below[2] = {s->present[0] & below_mask(s->p, 0), s->present[1] & below_mask(s->p, 1)};
+    uint64_t stock[2] = {s->present[0] & ~below[0], s->present[1] & ~below[1]};
+    for (int w = 0; w < 2; w++)
+        for (uint64_t b = stock[w]; b; b &= b - 1) avail[d->rank[64 * w + __builtin_ctzll(b)]]++;
+    int j = s->run * RUN_LENGTH + s->k, end = d->reserve * RUN_LENGTH;
+    for (int w = 1; w >= 0; w--) {
+        for (uint64_t b = below[w]; b; ) {
+            int top = 63 - __builtin_clzll(b);
+            b &= ~(1ULL << top);
+            avail[d->rank[64 * w + top]]++;     /* within reach from this play on */
+            if (j == end) return 0;
+            if (avail[d->need[j]]-- == 0) return 1;
+            j++;
+        }
+    }
     return 0;
 }
 

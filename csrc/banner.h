@@ -19,6 +19,7 @@ typedef struct {
     int reserve, cells, passes, talon;
     uint8_t base[8];                    /* rank of the reserve card that closes run j (top first) */
     uint8_t rank[BANNER_MAX_TALON];     /* talon ranks in turn order */
+    uint8_t need[8 * RUN_LENGTH];       /* the ranks the foundation takes, in order, all runs */
 } BannerDeal;
 
 typedef struct {

@@ -62,10 +62,18 @@ cdef class CoreGame:
         free(self.deal)
 
     def search(self, uint64_t max_nodes=0, double max_seconds=0.0, size_t max_bytes=1 << 30,
-               unsigned prune=PRUNE_ALL):
-        """Run the search; returns (status, path, nodes, states, table_bytes, peak_bytes, seconds)."""
+               unsigned prune=PRUNE_ALL, CorePosition start=None):
+        """Run the search from the deal's start (or from ``start``, a position of this deal);
+        returns (status, path, nodes, states, table_bytes, peak_bytes, seconds)."""
         cdef SearchLimits lim
         cdef SearchResult res
+        cdef StateBuf origin
+        if start is None:
+            memcpy(&origin, &self.start, sizeof(StateBuf))
+        else:
+            if start.game is not self:
+                raise ValueError("start is a position of another deal")
+            memcpy(&origin, &start.state, sizeof(StateBuf))
         lim.max_nodes = max_nodes
         lim.max_seconds = max_seconds
         lim.max_bytes = max_bytes
@@ -73,7 +81,7 @@ cdef class CoreGame:
         lim.poll = _poll
         lim.poll_ctx = NULL
         with nogil:
-            search_run(self.ops, self.deal, &self.start, &lim, &res)
+            search_run(self.ops, self.deal, &origin, &lim, &res)
         path = []
         if res.path != NULL:
             path = [(m >> 8, (m >> 4) & 15, m & 15) for m in res.path[:res.path_len]]
@@ -129,6 +137,8 @@ cdef class CorePosition:
         cdef CorePosition p = CorePosition.__new__(CorePosition)
         cdef MoveCode m = (move[0] << 8) | (move[1] << 4) | move[2]
         p.game = self.game
+        if (move[0] << 8 | move[1] << 4 | move[2]) not in [(k << 8 | a << 4 | b) for k, a, b in self.moves()]:
+            raise ValueError(f"core move {move} is not legal here")
         self.game.ops.apply(self.game.deal, &self.state, m, &p.state)
         return p
 

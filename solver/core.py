@@ -83,17 +83,23 @@ def to_notation(game: Game, deal: Deal, path: list) -> list:
 
 
 def run(game: Game, deal: Deal, *, max_nodes=None, timeout=None, max_memory=None,
-        prune=True) -> Result:
+        prune=True, prefix=()) -> Result:
+    """Search ``deal``; ``prefix`` (core moves) starts the search after those moves, and the
+    winning line returned then includes them."""
     if max_memory is None:
         max_memory = DEFAULT_MAX_MEMORY
     flags = ALL_RULES if prune is True else 0 if prune is False else int(prune)
     core = core_game(game, deal)
+    start = core.position()
+    for code in prefix:
+        start = start.play(tuple(code))
     status, path, nodes, states, table_bytes, peak, seconds = core.search(
-        max_nodes or 0, float(timeout or 0.0), int(max_memory), flags)
+        max_nodes or 0, float(timeout or 0.0), int(max_memory), flags, start)
     stats = Stats(nodes=nodes, states=states, seconds=seconds, table_bytes=table_bytes)
     label = deal.number or "custom"
     if status == "win":
-        return Result(game.id, label, Verdict.WINNABLE, to_notation(game, deal, path), stats)
+        line = to_notation(game, deal, [tuple(c) for c in prefix] + path)
+        return Result(game.id, label, Verdict.WINNABLE, line, stats)
     if status == "no_win":
         return Result(game.id, label, Verdict.UNWINNABLE, [], stats)
     result = Result(game.id, label, Verdict.UNKNOWN, [], stats, _REASONS[status])
