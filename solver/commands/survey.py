@@ -1,0 +1,74 @@
+"""``solver survey GAME --deals A..B``: solve a range of deals into an SQLite database."""
+from __future__ import annotations
+
+import sys
+
+from ..games import find_game
+from ..survey import (DEFAULT_CHUNK_SIZE, DEFAULT_TIMEOUT, Limits, format_deal_range,
+                      parse_deal_range, run_survey)
+
+NAME = "survey"
+HELP = "solve a range of deals into an SQLite database (resumable; all cores or a Dask cluster)"
+DESCRIPTION = f"""\
+Solve deals A..B of GAME (inclusive; a single N works too) and store one row per deal in the
+SQLite database --db: game, deal, verdict, reason, nodes, seconds, solution length, the limits
+used (timeout, max nodes), solver version and time. Workers solve chunks of --chunk-size deals;
+the parent writes each finished chunk in one transaction (WAL mode), so Ctrl-C or a killed
+process loses at most the chunks in flight and never corrupts the database.
+
+Resuming: rerun the same command. Deals with a winnable or unwinnable row are skipped. An
+unknown row (a limit stopped the search) is solved again only when the new limits allow more
+search: no limit smaller and at least one larger (--timeout, --max-nodes, --max-memory);
+otherwise it is skipped too. A database holds one game: the game of its first survey (use one --db per game;
+'solver report' reads several).
+
+Limits: --timeout seconds per deal (default {DEFAULT_TIMEOUT:g}; wall time, so results near the
+limit depend on the machine), --max-nodes positions per deal (deterministic) and --max-memory
+MiB of transposition table per deal (each worker holds one table). Work runs on a
+local process pool of --workers processes (default: every core) or, with --scheduler
+tcp://HOST:PORT, on that Dask cluster (needs the 'dask' extra, and the solver installed on its
+workers). A progress bar (deals done, rate, ETA, winnable so far) is drawn on stderr when it is
+a terminal. The last line on stdout sums up the range.
+
+exit status: 0 done; 2 bad input (unknown game, empty or reversed range, a database that is
+read-only, corrupt, not a survey database or bound to another game, an unreachable scheduler),
+with nothing written; 130 interrupted (committed chunks are kept; rerun to continue)."""
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("game", metavar="GAME", help="game id (see 'solver games')")
+    parser.add_argument("--deals", metavar="A..B", required=True,
+                        help="deal numbers to solve, inclusive (or a single N)")
+    parser.add_argument("--db", metavar="FILE", default="results.sqlite",
+                        help="SQLite database to fill (default: %(default)s)")
+    parser.add_argument("--workers", metavar="N", type=int, default=None,
+                        help="local worker processes (default: every core)")
+    parser.add_argument("--timeout", metavar="S", type=float, default=DEFAULT_TIMEOUT,
+                        help="seconds per deal before it counts as unknown (default: %(default)g)")
+    parser.add_argument("--max-nodes", metavar="N", type=int, default=None,
+                        help="positions per deal before it counts as unknown (default: no limit)")
+    parser.add_argument("--max-memory", metavar="MIB", type=int, default=None,
+                        help="transposition table MiB per deal and worker (default: solve()'s, 1024)")
+    parser.add_argument("--chunk-size", metavar="N", type=int, default=DEFAULT_CHUNK_SIZE,
+                        help="deals per task handed to a worker (default: %(default)s)")
+    parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                        help="run on the Dask cluster of this scheduler (tcp://HOST:PORT)")
+
+
+def run(args) -> int:
+    game = find_game(args.game)
+    deals = parse_deal_range(args.deals)
+    if args.max_memory is not None and args.max_memory < 1:
+        raise ValueError(f"bad --max-memory {args.max_memory}: expected a positive number of MiB")
+    max_memory = None if args.max_memory is None else args.max_memory << 20
+    limits = Limits(args.timeout, args.max_nodes, max_memory)
+    summary = run_survey(game, deals, args.db, limits=limits, workers=args.workers,
+                         chunk_size=args.chunk_size, scheduler=args.scheduler)
+    if summary.interrupted:
+        saved = sum(summary.counts.values())
+        print(f"solver: interrupted: {saved} of {len(deals)} deals of {game.id} "
+              f"{format_deal_range(deals)} are in {args.db} ({summary.solved} from this run); "
+              f"rerun the same command to continue", file=sys.stderr)
+        return 130
+    print(summary.describe())
+    return 0

@@ -1,0 +1,240 @@
+"""The winnability table of survey databases: shares with Wilson intervals, times, a plot.
+
+Unknown deals are counted both ways, as Blake & Gent do for Klondike: the low end treats every
+UNKNOWN deal as a loss, the high end as a win, and the 95% interval runs from the Wilson lower
+bound of the low count to the Wilson upper bound of the high count. docs/survey.md explains.
+"""
+from __future__ import annotations
+
+import math
+import os
+import sqlite3
+import statistics
+from contextlib import closing
+from dataclasses import dataclass, field
+
+from .games import GAMES
+from .result import Verdict
+
+Z95 = 1.959963984540054           # the 97.5th percentile of the standard normal
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial share ``successes / trials`` (default 95%)."""
+    if trials <= 0:
+        raise ValueError("the Wilson interval needs at least one trial")
+    if not 0 <= successes <= trials:
+        raise ValueError(f"successes {successes} outside 0..{trials}")
+    p = successes / trials
+    z2 = z * z
+    denominator = 1 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denominator
+    half = z / denominator * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
+    # At the ends the bound is exactly 0 (or 1); the formula leaves a rounding crumb there.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return low, high
+
+
+def nearest_rank(sorted_values: list[float], fraction: float) -> float:
+    """The nearest-rank percentile: the smallest value with ``fraction`` of the values at or below."""
+    if not sorted_values:
+        raise ValueError("no values")
+    rank = max(1, math.ceil(fraction * len(sorted_values)))
+    return sorted_values[rank - 1]
+
+
+@dataclass
+class GameReport:
+    """One game's line of the table."""
+
+    game: str
+    winnable: int
+    unwinnable: int
+    unknown: int
+    seconds: list = field(default_factory=list, repr=False)        # sorted solve times
+    verdicts: list = field(default_factory=list, repr=False)       # aligned with seconds
+    solver_versions: list = field(default_factory=list)
+
+    @property
+    def deals(self) -> int:
+        return self.winnable + self.unwinnable + self.unknown
+
+    @property
+    def decided(self) -> int:
+        return self.winnable + self.unwinnable
+
+    @property
+    def share_low(self) -> float:
+        """Winnable share with every unknown deal counted as a loss."""
+        return self.winnable / self.deals
+
+    @property
+    def share_high(self) -> float:
+        """Winnable share with every unknown deal counted as a win."""
+        return (self.winnable + self.unknown) / self.deals
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """95% interval: Wilson low end of the low share, Wilson high end of the high share."""
+        return (wilson_interval(self.winnable, self.deals)[0],
+                wilson_interval(self.winnable + self.unknown, self.deals)[1])
+
+    @property
+    def median_seconds(self) -> float:
+        return statistics.median(self.seconds)
+
+    @property
+    def p99_seconds(self) -> float:
+        return nearest_rank(self.seconds, 0.99)
+
+    @property
+    def max_seconds(self) -> float:
+        return self.seconds[-1]
+
+    def to_json(self) -> dict:
+        low, high = self.interval
+        return {"game": self.game, "deals": self.deals, "decided": self.decided,
+                "winnable": self.winnable, "unwinnable": self.unwinnable, "unknown": self.unknown,
+                "winnable_share": {"unknown_as_loss": self.share_low,
+                                   "unknown_as_win": self.share_high},
+                "interval95": [low, high],
+                "seconds": {"median": self.median_seconds, "p99": self.p99_seconds,
+                            "max": self.max_seconds},
+                "solver_versions": self.solver_versions}
+
+
+def _open_readonly(path: str) -> sqlite3.Connection:
+    if not os.path.isfile(path):
+        raise ValueError(f"no survey database {path!r}" if not os.path.exists(path)
+                         else f"{path!r} is not a regular file")
+    try:
+        with open(path, "rb") as fh:
+            header = fh.read(len(SQLITE_MAGIC))
+    except OSError as exc:
+        raise ValueError(f"cannot read {path!r}: {exc.strerror}") from None
+    if header != SQLITE_MAGIC:
+        raise ValueError(f"{path!r} is not an SQLite database")
+    from urllib.parse import quote
+    return sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True)
+
+
+def read_reports(paths: list[str]) -> list[GameReport]:
+    """One :class:`GameReport` per game found in the survey databases ``paths``, in the order of
+    :data:`solver.games.GAMES` (then any other game ids alphabetically).
+
+    A deal of a game that appears in two of the files is an error.
+    """
+    rows: dict[str, dict[int, tuple]] = {}
+    versions: dict[str, set] = {}
+    origin: dict[tuple, str] = {}
+    for path in paths:
+        try:
+            with closing(_open_readonly(path)) as conn:
+                tables = {name for (name,) in conn.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table'")}
+                if "results" not in tables:
+                    raise ValueError(f"{path!r} is not a survey database (it has no 'results' table)")
+                cursor = conn.execute("SELECT game, deal, verdict, seconds, solver_version FROM results")
+                for game, deal, verdict, seconds, version in cursor:
+                    if (game, deal) in origin:
+                        raise ValueError(f"deal {deal} of {game} is in both {origin[game, deal]!r} "
+                                         f"and {path!r}")
+                    origin[game, deal] = path
+                    rows.setdefault(game, {})[deal] = (verdict, float(seconds))
+                    versions.setdefault(game, set()).add(version)
+        except sqlite3.DatabaseError as exc:
+            raise ValueError(f"cannot read survey database {path!r}: {exc}") from None
+    order = {g.id: i for i, g in enumerate(GAMES)}
+    reports = []
+    for game in sorted(rows, key=lambda name: (order.get(name, len(order)), name)):
+        pairs = sorted(((seconds, verdict) for verdict, seconds in rows[game].values()))
+        counts = {v.value: 0 for v in Verdict}
+        for _, verdict in pairs:
+            if verdict not in counts:
+                raise ValueError(f"unknown verdict {verdict!r} for {game} in the survey databases")
+            counts[verdict] += 1
+        reports.append(GameReport(game, counts["winnable"], counts["unwinnable"], counts["unknown"],
+                                  [s for s, _ in pairs], [v for _, v in pairs],
+                                  sorted(versions[game])))
+    return reports
+
+
+def _percent(share: float) -> str:
+    return f"{100 * share:.2f}"
+
+
+def _seconds(value: float) -> str:
+    return f"{value:.3g}"
+
+
+def format_markdown(reports: list[GameReport]) -> str:
+    """The table as GitHub markdown."""
+    header = ("| game | deals | decided | winnable | unknown | winnable % | 95% interval "
+              "| median s | p99 s | max s |")
+    lines = [header, "|---|" + "---:|" * 9]
+    for r in reports:
+        low, high = r.interval
+        share = (_percent(r.share_low) if r.unknown == 0
+                 else f"{_percent(r.share_low)}–{_percent(r.share_high)}")
+        lines.append(f"| {r.game} | {r.deals} | {r.decided} | {r.winnable} | {r.unknown} | {share} "
+                     f"| {_percent(low)}–{_percent(high)} | {_seconds(r.median_seconds)} "
+                     f"| {_seconds(r.p99_seconds)} | {_seconds(r.max_seconds)} |")
+    if not reports:
+        lines.append("| (no rows) | 0 | 0 | 0 | 0 | | | | | |")
+    lines.append("")
+    lines.append("winnable %: unknown deals counted as losses–as wins; 95% interval: Wilson score, "
+                 "low end with unknowns as losses, high end with unknowns as wins.")
+    return "\n".join(lines)
+
+
+def to_json(reports: list[GameReport], sources: list[str]) -> dict:
+    """The table as a JSON-ready dict."""
+    return {"sources": list(sources), "confidence": 0.95, "interval_method": "wilson",
+            "games": [r.to_json() for r in reports]}
+
+
+def plot_times(reports: list[GameReport], path: str) -> None:
+    """Save a PNG: per game, a histogram of solve times on a log axis, stacked by verdict, with
+    the winnable share and its interval in the panel title. Needs matplotlib (extra ``plot``)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.ticker import NullFormatter
+    except ImportError:
+        raise ValueError("--plot needs matplotlib: pip install 'russian-patience-solver[plot]'") from None
+    if not reports:
+        raise ValueError("nothing to plot: the survey databases hold no rows")
+    positive = [s for r in reports for s in r.seconds if s > 0]
+    floor = min(positive) if positive else 1e-6
+    top = max(max(positive) if positive else 1.0, floor * 10)
+    bins = [floor * (top / floor) ** (i / 40) for i in range(41)]
+    colours = {"winnable": "#2e7d32", "unwinnable": "#c62828", "unknown": "#9e9e9e"}
+    fig, axes = plt.subplots(len(reports), 1, figsize=(8, 1.9 * len(reports) + 0.8),
+                             sharex=True, squeeze=False)
+    for ax, r in zip(axes[:, 0], reports):
+        stacks = [[max(s, floor) for s, v in zip(r.seconds, r.verdicts) if v == verdict]
+                  for verdict in colours]
+        ax.hist(stacks, bins=bins, stacked=True, color=list(colours.values()),
+                label=list(colours))
+        ax.set_xscale("log")
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        low, high = r.interval
+        share = (f"{_percent(r.share_low)}%" if r.unknown == 0
+                 else f"{_percent(r.share_low)}–{_percent(r.share_high)}%")
+        ax.set_title(f"{r.game}: {r.deals} deals, winnable {share} "
+                     f"(95% {_percent(low)}–{_percent(high)}%)", fontsize=9)
+        ax.axvline(r.median_seconds, color="black", linewidth=0.8, linestyle="--")
+        ax.set_ylabel("deals", fontsize=8)
+        ax.tick_params(labelsize=8)
+    axes[0, 0].legend(fontsize=7, loc="upper right")
+    axes[-1, 0].set_xlabel("solve time per deal, seconds (log scale; dashed: median)")
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=110)
+    except OSError as exc:
+        raise ValueError(f"cannot write plot {path!r}: {exc.strerror or exc}") from None
+    finally:
+        plt.close(fig)

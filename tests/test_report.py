@@ -1,0 +1,207 @@
+"""The survey report: Wilson intervals, percentiles, the table in markdown and JSON, the plot."""
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+import sys
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from solver.cli import main as cli_main
+from solver.report import (GameReport, format_markdown, nearest_rank, plot_times, read_reports,
+                           to_json, wilson_interval)
+from solver.survey import Limits, SurveyDatabase
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+# --- statistics -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("successes, trials, low, high", [
+    # Newcombe (1998), "Two-sided confidence intervals for the single proportion", Table I,
+    # method 3 (Wilson score without continuity correction).
+    (81, 263, 0.2553, 0.3662),
+    (15, 148, 0.0624, 0.1605),
+    (0, 20, 0.0000, 0.1611),
+    (1, 29, 0.0061, 0.1718),
+    # All or nothing: the bound is z^2 / (n + z^2).
+    (0, 10, 0.0, 0.2775),
+    (10, 10, 0.7225, 1.0),
+])
+def test_wilson_interval_known_values(successes, trials, low, high):
+    got = wilson_interval(successes, trials)
+    assert got[0] == pytest.approx(low, abs=5e-5)
+    assert got[1] == pytest.approx(high, abs=5e-5)
+
+
+@given(st.integers(1, 10**6).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
+def test_wilson_interval_holds_the_share_and_is_symmetric(pair):
+    successes, trials = pair
+    low, high = wilson_interval(successes, trials)
+    assert 0.0 <= low <= successes / trials <= high <= 1.0
+    mirror_low, mirror_high = wilson_interval(trials - successes, trials)
+    assert mirror_low == pytest.approx(1 - high, abs=1e-12)
+    assert mirror_high == pytest.approx(1 - low, abs=1e-12)
+
+
+def test_wilson_interval_narrows_with_more_trials():
+    widths = [wilson_interval(n // 2, n)[1] - wilson_interval(n // 2, n)[0] for n in (10, 100, 1000)]
+    assert widths[0] > widths[1] > widths[2]
+    assert widths[2] == pytest.approx(2 * 1.96 * math.sqrt(0.25 / 1000), rel=0.01)
+
+
+@pytest.mark.parametrize("bad", [(1, 0), (-1, 5), (6, 5)])
+def test_wilson_interval_rejects_impossible_counts(bad):
+    with pytest.raises(ValueError):
+        wilson_interval(*bad)
+
+
+def test_nearest_rank_percentiles():
+    values = [float(v) for v in range(1, 101)]          # 1..100
+    assert nearest_rank(values, 0.99) == 99.0
+    assert nearest_rank(values, 0.5) == 50.0
+    assert nearest_rank(values, 1.0) == 100.0
+    assert nearest_rank([3.0], 0.99) == 3.0
+    assert nearest_rank([1.0, 2.0, 3.0], 0.99) == 3.0
+
+
+# --- reading databases -----------------------------------------------------------------------
+
+
+def make_db(path, game, rows, version="9.9"):
+    """A survey database with ``rows`` (deal, verdict, seconds)."""
+    db = SurveyDatabase(str(path), game)
+    try:
+        db.save(version, [(deal, verdict, "time" if verdict == "unknown" else None, 100, seconds,
+                           50 if verdict == "winnable" else None) for deal, verdict, seconds in rows],
+                Limits(1.0, None))
+    finally:
+        db.close()
+    return str(path)
+
+
+@pytest.fixture
+def two_games(tmp_path):
+    clover = [(n, "winnable" if n <= 30 else "unwinnable" if n <= 90 else "unknown", n / 100)
+              for n in range(1, 101)]                       # 30 won, 60 lost, 10 unknown
+    banner = [(n, "winnable", 0.5) for n in range(1, 5)]
+    return [make_db(tmp_path / "clover.sqlite", "clover", clover),
+            make_db(tmp_path / "banner.sqlite", "banner", banner, version="1.0")]
+
+
+def test_report_counts_shares_intervals_and_times(two_games):
+    reports = read_reports(two_games)
+    assert [r.game for r in reports] == ["banner", "clover"]       # the order of GAMES
+    clover = reports[1]
+    assert (clover.deals, clover.decided, clover.winnable, clover.unknown) == (100, 90, 30, 10)
+    assert (clover.share_low, clover.share_high) == (0.30, 0.40)
+    assert clover.interval == (wilson_interval(30, 100)[0], wilson_interval(40, 100)[1])
+    assert clover.interval[0] == pytest.approx(0.2189, abs=1e-4)
+    assert clover.interval[1] == pytest.approx(0.4980, abs=1e-4)
+    assert clover.median_seconds == pytest.approx(0.505)
+    assert (clover.p99_seconds, clover.max_seconds) == (0.99, 1.0)
+    assert clover.solver_versions == ["9.9"]
+    banner = reports[0]
+    assert (banner.deals, banner.winnable, banner.share_low, banner.share_high) == (4, 4, 1.0, 1.0)
+
+
+def test_markdown_table(two_games):
+    text = format_markdown(read_reports(two_games))
+    lines = text.splitlines()
+    assert lines[0].startswith("| game | deals | decided | winnable | unknown | winnable % |")
+    clover = next(line for line in lines if line.startswith("| clover "))
+    cells = [c.strip() for c in clover.strip("|").split("|")]
+    assert cells == ["clover", "100", "90", "30", "10", "30.00–40.00", "21.89–49.80",
+                     "0.505", "0.99", "1"]
+    banner = next(line for line in lines if line.startswith("| banner "))
+    assert "| 100.00 |" in banner                  # no unknowns: one number, not a range
+
+
+def test_json_report_through_the_command_line(two_games, capsys):
+    status = cli_main(["report", *two_games, "--format", "json"])
+    out, err = capsys.readouterr()
+    assert (status, err) == (0, "")
+    data = json.loads(out)
+    assert data["sources"] == two_games
+    clover = next(g for g in data["games"] if g["game"] == "clover")
+    assert clover["deals"] == 100 and clover["unknown"] == 10 and clover["unwinnable"] == 60
+    assert clover["winnable_share"] == {"unknown_as_loss": 0.3, "unknown_as_win": 0.4}
+    assert clover["interval95"] == pytest.approx([0.2189, 0.4980], abs=1e-4)
+    assert clover["seconds"]["p99"] == 0.99
+
+
+def test_report_of_a_real_survey(tmp_path, capsys):
+    from solver.survey import run_survey
+    db = str(tmp_path / "s.sqlite")
+    run_survey("clover", range(1, 7), db, limits=Limits(60, 300), workers=1)
+    assert cli_main(["report", db]) == 0
+    out = capsys.readouterr().out
+    with sqlite3.connect(db) as conn:
+        winnable = conn.execute("SELECT COUNT(*) FROM results WHERE verdict = 'winnable'").fetchone()[0]
+    assert f"| clover | 6 | {winnable} | {winnable} | {6 - winnable} |" in out
+
+
+def test_empty_survey_database(tmp_path):
+    db = tmp_path / "empty.sqlite"
+    SurveyDatabase(str(db), "clover").close()
+    assert read_reports([str(db)]) == []
+    assert "(no rows)" in format_markdown([])
+    assert to_json([], [str(db)])["games"] == []
+
+
+def one_error_line(capsys) -> str:
+    out, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert out == "" and len(lines) == 1 and lines[0].startswith("solver: error: "), err
+    return lines[0]
+
+
+def test_bad_report_inputs(tmp_path, two_games, capsys):
+    corrupt = tmp_path / "corrupt.sqlite"
+    corrupt.write_bytes(b"garbage" * 50)
+    foreign = tmp_path / "foreign.sqlite"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("CREATE TABLE t (x)")
+    conn.close()
+    duplicate = make_db(tmp_path / "again.sqlite", "clover", [(5, "winnable", 0.1)])
+    cases = [([str(tmp_path / "missing.sqlite")], "no survey database"),
+             ([str(corrupt)], "not an SQLite database"),
+             ([str(foreign)], "not a survey database"),
+             ([two_games[0], duplicate], "deal 5 of clover is in both")]
+    for paths, fragment in cases:
+        assert cli_main(["report", *paths]) == 2
+        assert fragment in one_error_line(capsys)
+    assert corrupt.read_bytes() == b"garbage" * 50
+
+
+# --- the plot --------------------------------------------------------------------------------
+
+
+def test_plot_is_a_png(two_games, tmp_path, capsys):
+    png = tmp_path / "times.png"
+    assert cli_main(["report", *two_games, "--plot", str(png)]) == 0
+    assert png.read_bytes()[:8] == PNG_MAGIC
+    assert len(png.read_bytes()) > 5000
+
+
+def test_plot_without_matplotlib_is_one_error_line(two_games, tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)      # import matplotlib -> ImportError
+    png = tmp_path / "times.png"
+    assert cli_main(["report", *two_games, "--plot", str(png)]) == 2
+    assert "needs matplotlib" in one_error_line(capsys)
+    assert not png.exists()
+
+
+def test_plot_into_a_missing_directory(two_games, tmp_path, capsys):
+    assert cli_main(["report", *two_games, "--plot", str(tmp_path / "no" / "such.png")]) == 2
+    assert "cannot write plot" in one_error_line(capsys)
+
+
+def test_plot_of_nothing(tmp_path):
+    with pytest.raises(ValueError, match="nothing to plot"):
+        plot_times([], str(tmp_path / "x.png"))
+    assert GameReport("clover", 1, 0, 0, [0.0], ["winnable"]).max_seconds == 0.0

@@ -1,0 +1,413 @@
+"""Surveys: ranges, resuming, the unknown/retry rule, bad input, Dask, and real killed processes."""
+from __future__ import annotations
+
+import io
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import solver
+from solver import survey
+from solver.cli import main as cli_main
+from solver.survey import Limits, Progress, parse_deal_range, run_survey
+
+GAME = "clover"
+NODES = 50_000               # a deterministic limit: the same rows on every run
+KILL_RANGE = range(1, 301)   # ~3 s on two cores with the compiled core: time to kill it midway
+
+
+def survey_command(db, deals=KILL_RANGE, *extra):
+    return [sys.executable, "-m", "solver", "survey", GAME, "--deals", survey.format_deal_range(deals),
+            "--max-nodes", str(NODES), "--timeout", "60", "--workers", "2", "--chunk-size", "2",
+            "--db", str(db), *extra]
+
+
+def read_rows(db) -> dict[int, tuple]:
+    """deal -> (verdict, nodes, solution_length), read without writing."""
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        return {deal: (verdict, nodes, length) for deal, verdict, nodes, length in conn.execute(
+            "SELECT deal, verdict, nodes, solution_length FROM results")}
+
+
+def count_rows(db) -> int:
+    if not os.path.exists(db):
+        return 0
+    try:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        try:
+            return conn.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.OperationalError:      # not created yet
+        return 0
+
+
+def wait_for_rows(db, proc, at_least: int, limit: float = 60.0) -> int:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        n = count_rows(db)
+        if n >= at_least:
+            return n
+        assert proc.poll() is None, f"survey ended early: {proc.communicate()}"
+        time.sleep(0.02)
+    raise AssertionError(f"no {at_least} rows after {limit} s")
+
+
+def session_processes(session: int) -> list[int]:
+    """Live processes of a session (Linux /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z" and int(fields[3]) == session:
+            found.append(int(entry))
+    return found
+
+
+def no_processes_left(session: int, limit: float = 10.0) -> bool:
+    deadline = time.monotonic() + limit
+    while session_processes(session):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.fixture(scope="module")
+def reference_rows(tmp_path_factory):
+    """An uninterrupted run of KILL_RANGE, in-process."""
+    db = tmp_path_factory.mktemp("reference") / "reference.sqlite"
+    summary = run_survey(GAME, KILL_RANGE, str(db), limits=Limits(60, NODES), workers=2, chunk_size=4)
+    assert not summary.interrupted and summary.solved == len(KILL_RANGE)
+    return read_rows(db)
+
+
+# --- ranges and limits -----------------------------------------------------------------------
+
+
+def test_deal_ranges_are_inclusive():
+    assert parse_deal_range("1..10") == range(1, 11)
+    assert parse_deal_range(" 7 ") == range(7, 8)
+    assert parse_deal_range("5..5") == range(5, 6)
+
+
+@pytest.mark.parametrize("text", ["10..1", "", "..", "0..5", "3..", "a..b", "1..2..3", "-4..2"])
+def test_bad_deal_ranges(text):
+    with pytest.raises(ValueError, match="bad deal range"):
+        parse_deal_range(text)
+
+
+@given(st.integers(1, 10**12), st.integers(0, 10**6))
+def test_deal_range_round_trip(first, extra):
+    deals = parse_deal_range(f"{first}..{first + extra}")
+    assert (deals.start, len(deals)) == (first, extra + 1)
+    assert parse_deal_range(survey.format_deal_range(deals)) == deals
+
+
+@pytest.mark.parametrize("new, old, retry", [
+    (Limits(20, None), Limits(10, None), True),       # more time
+    (Limits(10, None), Limits(10, None), False),      # same limits: same answer
+    (Limits(5, None), Limits(10, None), False),       # less time
+    (Limits(10, 500), Limits(10, 100), True),         # more nodes
+    (Limits(10, None), Limits(10, 100), True),        # node limit lifted
+    (Limits(10, 100), Limits(10, None), False),       # node limit added
+    (Limits(20, 50), Limits(10, 100), False),         # more time but fewer nodes
+    (Limits(None, 100), Limits(10, 100), True),       # time limit lifted
+    (Limits(10, None, 2 << 30), Limits(10, None), True),   # a bigger table than the default
+    (Limits(10, None), Limits(10, None, 1 << 30), False),  # the default is 1 GiB
+    (Limits(10, None, 1 << 20), Limits(10, None), False),  # a smaller table
+])
+def test_unknown_rows_are_retried_only_under_larger_limits(new, old, retry):
+    assert new.extends(old) is retry
+
+
+@pytest.mark.parametrize("timeout, nodes, memory", [
+    (0, None, None), (-1, None, None), (float("nan"), None, None), (1, 0, None), (1, None, 0)])
+def test_bad_limits(timeout, nodes, memory):
+    with pytest.raises(ValueError):
+        Limits(timeout, nodes, memory)
+
+
+# --- the survey through the Python API -------------------------------------------------------
+
+
+def test_rows_are_what_solve_returns(tmp_path):
+    db = tmp_path / "s.sqlite"
+    deals = range(1, 9)
+    summary = run_survey(GAME, deals, str(db), limits=Limits(60, 400), workers=2, chunk_size=3)
+    assert (summary.solved, summary.skipped, summary.interrupted) == (8, 0, False)
+    rows = read_rows(db)
+    for n in deals:
+        result = solver.solve(GAME, n, timeout=60, max_nodes=400)
+        length = len(result.moves) if result.verdict is solver.Verdict.WINNABLE else None
+        assert rows[n] == (result.verdict.value, result.stats.nodes, length)
+    assert sum(summary.counts.values()) == 8
+    assert summary.counts["winnable"] == sum(1 for v, _, _ in rows.values() if v == "winnable") > 0
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert set(conn.execute("SELECT timeout, max_nodes, max_memory, solver_version "
+                                "FROM results")) == {(60.0, 400, None, solver.__version__)}
+
+
+def test_command_line_survey_stores_its_limits(tmp_path, capsys):
+    db = tmp_path / "cli.sqlite"
+    status, out, err = run_cli(capsys, "survey", GAME, "--deals", "3..6", "--db", str(db),
+                               "--workers", "1", "--timeout", "30", "--max-nodes", "500",
+                               "--max-memory", "64")
+    assert (status, err) == (0, "")
+    assert out.startswith(f"{GAME} 3..6: 4 of 4 deals in {db} (")
+    with sqlite3.connect(db) as conn:
+        assert set(conn.execute("SELECT timeout, max_nodes, max_memory FROM results")) == {
+            (30.0, 500, 64 << 20)}
+        assert sorted(d for (d,) in conn.execute("SELECT deal FROM results")) == [3, 4, 5, 6]
+
+
+def test_rerun_skips_decided_deals_and_retries_unknown_ones_with_more_room(tmp_path):
+    db = str(tmp_path / "s.sqlite")
+    first = run_survey(GAME, range(1, 6), db, limits=Limits(60, 200), workers=1)
+    assert first.solved == 5
+    grown = run_survey(GAME, range(1, 11), db, limits=Limits(60, 200), workers=1)
+    assert (grown.solved, grown.skipped) == (5, 5)
+    unknown = [n for n, (v, _, _) in read_rows(db).items() if v == "unknown"]
+    assert unknown, "the fixture needs unknown rows at 200 nodes"
+    assert run_survey(GAME, range(1, 11), db, limits=Limits(60, 200), workers=1).solved == 0
+    assert run_survey(GAME, range(1, 11), db, limits=Limits(60, 100), workers=1).solved == 0
+    wider = run_survey(GAME, range(1, 11), db, limits=Limits(60, 2000), workers=1)
+    assert (wider.solved, wider.skipped) == (len(unknown), 10 - len(unknown))
+    rows = read_rows(db)
+    for n in unknown:
+        assert rows[n][1] > 200 or rows[n][0] == "winnable"
+    with sqlite3.connect(db) as conn:
+        limits = dict(conn.execute("SELECT deal, max_nodes FROM results"))
+    assert {limits[n] for n in unknown} == {2000}
+
+
+def test_progress_bar_only_on_a_terminal():
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    ticks = iter([0.0, 1.0, 2.0, 3.0, 4.0])
+    term = Terminal()
+    bar = Progress(10, term, clock=lambda: next(ticks), interval=0)
+    bar.update(2, 1)          # at t=1: 2 deals/s, 8 left -> ETA 4 s
+    bar.update(2, 0)          # at t=2
+    bar.finish()
+    text = term.getvalue()
+    assert "2/10" in text and "2.0 deals/s" in text and "ETA 0:00:04" in text
+    assert "4/10" in text and "winnable 1 (25.0%)" in text and text.endswith("\n")
+    quiet = io.StringIO()
+    bar = Progress(10, quiet)
+    bar.update(3, 3)
+    bar.finish()
+    assert quiet.getvalue() == ""
+
+
+def test_progress_bar_is_drawn_during_a_survey(tmp_path):
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    term = Terminal()
+    run_survey(GAME, range(1, 5), str(tmp_path / "p.sqlite"), limits=Limits(60, 100), workers=1,
+               chunk_size=2, progress_stream=term)
+    assert "4/4 100.0%" in term.getvalue()
+
+
+# --- bad input: one line, exit 2, nothing written ---------------------------------------------
+
+
+def run_cli(capsys, *argv):
+    status = cli_main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def assert_one_error_line(err: str, *fragments: str):
+    lines = err.strip().splitlines()
+    # Usage errors come from argparse as 'solver survey: error: ...'.
+    assert len(lines) == 1 and re.match(r"solver( survey)?: error: ", lines[0]), err
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+def test_a_database_belongs_to_one_game(tmp_path, capsys):
+    db = tmp_path / "clover.sqlite"
+    run_survey(GAME, range(1, 3), str(db), limits=Limits(60, 100), workers=1)
+    before = db.read_bytes()
+    with pytest.raises(ValueError, match="holds the survey of clover, not forget-me-not"):
+        run_survey("forget-me-not", range(1, 3), str(db), limits=Limits(60, 100), workers=1)
+    status, out, err = run_cli(capsys, "survey", "forget-me-not", "--deals", "1..2", "--db", str(db),
+                               "--max-nodes", "100")
+    assert status == 2 and out == ""
+    assert_one_error_line(err, "clover")
+    assert db.read_bytes() == before
+    assert set(read_rows(db)) == {1, 2}
+
+
+def test_rows_of_another_game_without_the_binding_are_refused_too(tmp_path):
+    db = tmp_path / "merged.sqlite"
+    run_survey(GAME, range(1, 3), str(db), limits=Limits(60, 100), workers=1)
+    with sqlite3.connect(db) as conn:
+        conn.execute("DELETE FROM survey_meta")
+    with pytest.raises(ValueError, match="holds the survey of clover"):
+        run_survey("banner", range(1, 3), str(db), limits=Limits(60, 100), workers=1)
+
+
+def make_readonly(path):
+    run_survey(GAME, range(1, 2), str(path), limits=Limits(60, 100), workers=1)
+    os.chmod(path, 0o444)
+
+
+def make_corrupt(path):
+    path.write_bytes(b"this is not a database\n" * 100)
+
+
+def make_garbled_sqlite(path):
+    path.write_bytes(survey.SQLITE_MAGIC + os.urandom(4000))
+
+
+def make_foreign_sqlite(path):
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE invoices (id INTEGER)")
+    conn.close()
+
+
+@pytest.mark.parametrize("make, fragment", [
+    (make_readonly, "read-only"),
+    (make_corrupt, "not an SQLite database"),
+    (make_garbled_sqlite, "corrupt"),
+    (make_foreign_sqlite, "not a survey database"),
+])
+def test_bad_database_files(tmp_path, capsys, make, fragment):
+    db = tmp_path / "bad.sqlite"
+    make(db)
+    before = db.read_bytes()
+    status, out, err = run_cli(capsys, "survey", GAME, "--deals", "1..3", "--db", str(db),
+                               "--max-nodes", "100", "--workers", "1")
+    assert status == 2 and out == ""
+    assert_one_error_line(err, fragment)
+    assert db.read_bytes() == before
+    assert sorted(os.listdir(tmp_path)) == ["bad.sqlite"]
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--deals", "9..3"], "reversed"),
+    (["--deals", ""], "bad deal range"),
+    (["--deals", "1..3", "--workers", "0"], "worker"),
+    (["--deals", "1..3", "--timeout", "0"], "timeout"),
+    (["--deals", "1..3", "--max-memory", "0"], "max-memory"),
+    (["--deals", "1..3", "--chunk-size", "0"], "chunk size"),
+    (["hello", "--deals", "1..3"], "unrecognized arguments"),
+])
+def test_bad_arguments_write_nothing(tmp_path, capsys, argv, fragment):
+    db = tmp_path / "never.sqlite"
+    status, out, err = run_cli(capsys, "survey", GAME, "--db", str(db), *argv)
+    assert status == 2
+    assert_one_error_line(err, fragment)
+    assert not db.exists()
+
+
+def test_unreachable_scheduler_writes_nothing(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(survey, "SCHEDULER_CONNECT_TIMEOUT", 0.5)
+    db = tmp_path / "never.sqlite"
+    status, out, err = run_cli(capsys, "survey", GAME, "--deals", "1..3", "--db", str(db),
+                               "--scheduler", "tcp://127.0.0.1:9")
+    assert status == 2
+    assert_one_error_line(err, "cannot reach the Dask scheduler", "tcp://127.0.0.1:9")
+    assert not db.exists()
+
+
+# --- Dask ------------------------------------------------------------------------------------
+
+
+def test_dask_cluster_gives_the_local_pools_rows(tmp_path):
+    from dask.distributed import LocalCluster
+    deals = range(1, 25)
+    local_db, dask_db = tmp_path / "local.sqlite", tmp_path / "dask.sqlite"
+    run_survey(GAME, deals, str(local_db), limits=Limits(60, 1000), workers=2, chunk_size=3)
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
+                      dashboard_address=None) as cluster:
+        summary = run_survey(GAME, deals, str(dask_db), limits=Limits(60, 1000), chunk_size=5,
+                             scheduler=cluster.scheduler_address)
+    assert (summary.solved, summary.interrupted) == (len(deals), False)
+    local, dask = read_rows(local_db), read_rows(dask_db)
+    assert set(local) == set(deals)
+    assert dask == local
+    assert {v for v, _, _ in local.values()} == {"winnable", "unknown"}
+
+
+# --- real processes, really interrupted ------------------------------------------------------
+
+
+def test_sigkill_loses_only_chunks_in_flight_and_a_rerun_completes(tmp_path, reference_rows):
+    db = tmp_path / "killed.sqlite"
+    proc = subprocess.Popen(survey_command(db), cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        wait_for_rows(db, proc, at_least=10)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == -signal.SIGKILL
+    assert no_processes_left(proc.pid), "the workers outlived their parent"
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    kept = read_rows(db)
+    assert 10 <= len(kept) < len(KILL_RANGE), "the survey was not killed in the middle"
+    assert all(reference_rows[n] == row for n, row in kept.items())
+
+    rerun = subprocess.run(survey_command(db), cwd=tmp_path, capture_output=True, text=True,
+                           timeout=120)
+    assert rerun.returncode == 0, rerun.stderr
+    assert f"this run solved {len(KILL_RANGE) - len(kept)} " in rerun.stdout
+    assert f"skipped {len(kept)}" in rerun.stdout
+    assert read_rows(db) == reference_rows
+
+
+def test_ctrl_c_commits_what_is_done_and_exits_130(tmp_path, reference_rows):
+    db = tmp_path / "interrupted.sqlite"
+    proc = subprocess.Popen(survey_command(db), cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        wait_for_rows(db, proc, at_least=10)
+        os.killpg(proc.pid, signal.SIGINT)       # as a terminal does: the whole process group
+        signalled = time.monotonic()
+        out, err = proc.communicate(timeout=20)
+        stop_seconds = time.monotonic() - signalled
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert stop_seconds < 5
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("solver: interrupted: "), err
+    kept = read_rows(db)
+    assert 10 <= len(kept) < len(KILL_RANGE), "the survey was not interrupted in the middle"
+    assert f"{len(kept)} of {len(KILL_RANGE)} deals" in lines[0]
+    assert out == ""
+    assert no_processes_left(proc.pid)
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+    rerun = subprocess.run(survey_command(db), cwd=tmp_path, capture_output=True, text=True,
+                           timeout=120)
+    assert rerun.returncode == 0, rerun.stderr
+    assert rerun.stderr == ""                    # not a terminal: no progress bar
+    assert read_rows(db) == reference_rows
