@@ -158,32 +158,55 @@ static void make_key(const void *dv, const void *sv, Key *k) {
     k->w[2] = w2;
 }
 
-/* PRUNE_BANNER_REACH (docs/solver.md): in the last pass the waste is a stack that only a play
- * pops, one card per play, so the card at depth t (the top is depth 0) cannot be within reach
- * before the t-th play from now.  Cells and stock cards are taken to be within reach at once.
- * If, for some rank, the plays that need it outrun the copies that can be within reach by then,
- * no line wins. */
+/* PRUNE_BANNER_REACH (docs/solver.md, "capture bound").  In the last pass every play takes the
+ * waste top ("captures" it: it is played or goes into the cell just emptied), and a deal pushes
+ * the top down.  So before play m exactly m+1 talon cards have been captured, and with the cells
+ * they must hold every rank the plays 0..m need.  Captured waste cards are always a top segment
+ * of the waste (a card is reached only after all above it); stock cards are taken to be free to
+ * capture in any order (a relaxation).  Taking the a top waste cards leaves m+1-a captures for
+ * the stock; if for some m no a works, no line wins.  The smallest a that leaves no rank short
+ * of stock copies is the best a: every deeper card costs one capture and saves at most one. */
 static int is_dead(const void *dv, const void *sv, unsigned prune) {
     const BannerDeal *d = dv;
     const BannerState *s = sv;
     if (!(prune & PRUNE_BANNER_REACH) || s->passes < d->passes || s->p == 0) return 0;
-    int avail[13] = {0};
+    int have[13] = {0};      /* cells + captured waste top segment */
+    int stock[13] = {0};
+    int waste[BANNER_MAX_TALON], nwaste = 0;
     for (int i = 0; i < d->cells; i++)
-        if (s->cell[i] != BANNER_EMPTY) avail[s->cell[i]]++;
+        if (s->cell[i] != BANNER_EMPTY) have[s->cell[i]]++;
     uint64_t below[2] = {s->present[0] & below_mask(s->p, 0), s->present[1] & below_mask(s->p, 1)};
-    uint64_t stock[2] = {s->present[0] & ~below[0], s->present[1] & ~below[1]};
     for (int w = 0; w < 2; w++)
-        for (uint64_t b = stock[w]; b; b &= b - 1) avail[d->rank[64 * w + __builtin_ctzll(b)]]++;
-    int j = s->run * RUN_LENGTH + s->k, end = d->reserve * RUN_LENGTH;
-    for (int w = 1; w >= 0; w--) {
+        for (uint64_t b = s->present[w] & ~below[w]; b; b &= b - 1)
+            stock[d->rank[64 * w + __builtin_ctzll(b)]]++;
+    for (int w = 1; w >= 0; w--)
         for (uint64_t b = below[w]; b; ) {
             int top = 63 - __builtin_clzll(b);
             b &= ~(1ULL << top);
-            avail[d->rank[64 * w + top]]++;     /* within reach from this play on */
-            if (j == end) return 0;
-            if (avail[d->need[j]]-- == 0) return 1;
-            j++;
+            waste[nwaste++] = d->rank[64 * w + top];
         }
+    /* need[r]: copies of r the plays so far take; from_stock: captures the stock must supply */
+    int need[13] = {0}, from_stock = 0, short_ranks = 0, a = 0;
+    int j = s->run * RUN_LENGTH + s->k, end = d->reserve * RUN_LENGTH;
+    for (int m = 0; j + m < end; m++) {
+        int r = d->need[j + m];
+        need[r]++;
+        if (need[r] > have[r]) {
+            from_stock++;
+            if (need[r] - have[r] == stock[r] + 1) short_ranks++;
+        }
+        while (short_ranks > 0) {            /* the stock cannot cover: go deeper in the waste */
+            if (a == nwaste) return 1;
+            int c = waste[a++];
+            if (need[c] > have[c]) {
+                from_stock--;
+                if (need[c] - have[c] == stock[c] + 1) short_ranks--;
+            }
+            have[c]++;
+        }
+        if (from_stock > m + 1 - a) return 1;
+        /* With the waste all taken, the stock covers every later play: nothing more to learn. */
+        if (a == nwaste) return 0;
     }
     return 0;
 }

@@ -9,11 +9,14 @@
 
 #define CLOCK_EVERY 1024          /* nodes between clock reads */
 #define POLL_EVERY 32768          /* nodes between polls for Ctrl-C (takes the GIL) */
+#define PROBE_NODES 20000         /* node budget of the first probe; each next one doubles it */
+#define PROBE_SHARE 4             /* probes take at most 1/PROBE_SHARE of what is left */
 
 typedef struct {
     StateBuf state;
     MoveCode moves[MAX_MOVES];
     uint8_t n, i;
+    uint8_t disc;                 /* discrepancies spent on the way here (probes) */
 } Frame;
 
 double search_clock(void) {
@@ -30,17 +33,17 @@ static int collect_path(const Frame *frames, int depth, SearchResult *out) {
     return 0;
 }
 
-int search_run(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
-               SearchResult *out) {
-    memset(out, 0, sizeof *out);
-    double t0 = search_clock();
+/* One depth-first search over a fresh table.  max_disc >= 0 makes it a probe: trying the i-th
+ * move of a position (0-based, in the generator's order) costs i discrepancies, and a line may
+ * spend at most max_disc; a probe proves nothing when it finds no win. */
+static int dfs(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
+               int max_disc, uint64_t node_budget, double t0, SearchResult *out) {
     Table table;
     size_t frame_cap = 256;
     Frame *frames = malloc(frame_cap * sizeof(Frame));
     if (!frames || table_init(&table, lim->max_bytes) != 0) {
         free(frames);
-        out->status = SEARCH_LIMIT_MEMORY;
-        return out->status;
+        return SEARCH_LIMIT_MEMORY;
     }
     unsigned prune = lim->prune;
     Key key;
@@ -55,14 +58,16 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
         memcpy(&frames[0].state, start, ops->state_size);
         frames[0].n = (uint8_t)ops->gen_moves(deal, start, frames[0].moves, 1, prune);
         frames[0].i = 0;
+        frames[0].disc = 0;
         depth = 1;
     }
     while (depth > 0) {
         Frame *f = &frames[depth - 1];
-        if (f->i == f->n) {
+        if (f->i == f->n || (max_disc >= 0 && f->disc + f->i > max_disc)) {
             depth--;
             continue;
         }
+        int disc = f->disc + f->i;
         MoveCode m = f->moves[f->i++];
         if ((size_t)depth == frame_cap) {
             Frame *bigger = realloc(frames, 2 * frame_cap * sizeof(Frame));
@@ -82,7 +87,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
             status = SEARCH_WIN;
             break;
         }
-        if (lim->max_nodes && nodes >= lim->max_nodes) { status = SEARCH_LIMIT_NODES; break; }
+        if (nodes >= node_budget) { status = SEARCH_LIMIT_NODES; break; }
         if ((nodes & (CLOCK_EVERY - 1)) == 0) {
             if (lim->max_seconds > 0 && search_clock() - t0 > lim->max_seconds) {
                 status = SEARCH_LIMIT_TIME;
@@ -96,16 +101,44 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
         if (prune && ops->is_dead(deal, &child->state, prune)) continue;
         child->n = (uint8_t)ops->gen_moves(deal, &child->state, child->moves, 1, prune);
         child->i = 0;
+        child->disc = (uint8_t)(disc < 255 ? disc : 255);
         depth++;
     }
     if (status == SEARCH_WIN && collect_path(frames, depth, out) != 0) status = SEARCH_LIMIT_MEMORY;
-    out->status = status;
-    out->nodes = nodes;
+    out->nodes += nodes;
     out->states = table.count;
-    out->table_bytes = table_bytes(&table);
-    out->peak_bytes = out->table_bytes + frame_cap * sizeof(Frame);
-    out->seconds = search_clock() - t0;
+    if (table_bytes(&table) > out->table_bytes) out->table_bytes = table_bytes(&table);
+    size_t peak = table_bytes(&table) + frame_cap * sizeof(Frame);
+    if (peak > out->peak_bytes) out->peak_bytes = peak;
     table_free(&table);
     free(frames);
+    return status;
+}
+
+int search_run(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
+               SearchResult *out) {
+    memset(out, 0, sizeof *out);
+    double t0 = search_clock();
+    uint64_t budget = lim->max_nodes ? lim->max_nodes : UINT64_MAX;
+    int status = SEARCH_NO_WIN;
+    /* Probes first: finding a win is usually cheap when the line strays little from the move
+     * order, while a plain depth-first search can sink its whole budget under one early mistake.
+     * They spend at most PROBE_SHARE of the node budget; then the exhaustive search decides. */
+    if (lim->probes) {
+        uint64_t probe_nodes = PROBE_NODES;
+        for (int k = 0; k < lim->probes; k++, probe_nodes *= 2) {
+            uint64_t left = budget - out->nodes;
+            uint64_t b = probe_nodes < left / PROBE_SHARE ? probe_nodes : left / PROBE_SHARE;
+            if (b == 0) break;
+            status = dfs(ops, deal, start, lim, k, b, t0, out);
+            if (status == SEARCH_WIN || status == SEARCH_LIMIT_TIME || status == SEARCH_INTERRUPTED ||
+                status == SEARCH_LIMIT_MEMORY)
+                goto done;
+        }
+    }
+    status = dfs(ops, deal, start, lim, -1, budget - out->nodes, t0, out);
+done:
+    out->status = status;
+    out->seconds = search_clock() - t0;
     return status;
 }

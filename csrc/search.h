@@ -23,6 +23,7 @@ typedef struct {
     double max_seconds;          /* <= 0: no limit */
     size_t max_bytes;            /* transposition table bound */
     unsigned prune;              /* PRUNE_* flags */
+    int probes;                  /* bounded-discrepancy probes before the full search (0: none) */
     int (*poll)(void *ctx);      /* called now and then; nonzero stops the search (Ctrl-C) */
     void *poll_ctx;
 } SearchLimits;

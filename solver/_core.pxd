@@ -22,6 +22,7 @@ cdef extern from "search.h":
         double max_seconds
         size_t max_bytes
         unsigned prune
+        int probes
         int (*poll)(void *ctx) noexcept
         void *poll_ctx
     ctypedef struct SearchResult:

@@ -13,6 +13,7 @@ from libc.string cimport memcpy, memset
 DEAL, FOUND, PARK, WASTE, CELL, REDEAL = range(6)
 STATUS = ("win", "no_win", "nodes", "time", "memory", "interrupted")
 PRUNE_ALL_FLAGS = PRUNE_ALL
+PROBES = 6      # bounded-discrepancy probes before the exhaustive search
 
 
 cdef int _poll(void *ctx) noexcept with gil:
@@ -62,7 +63,7 @@ cdef class CoreGame:
         free(self.deal)
 
     def search(self, uint64_t max_nodes=0, double max_seconds=0.0, size_t max_bytes=1 << 30,
-               unsigned prune=PRUNE_ALL, CorePosition start=None):
+               unsigned prune=PRUNE_ALL, CorePosition start=None, int probes=PROBES):
         """Run the search from the deal's start (or from ``start``, a position of this deal);
         returns (status, path, nodes, states, table_bytes, peak_bytes, seconds)."""
         cdef SearchLimits lim
@@ -78,6 +79,7 @@ cdef class CoreGame:
         lim.max_seconds = max_seconds
         lim.max_bytes = max_bytes
         lim.prune = prune
+        lim.probes = probes
         lim.poll = _poll
         lim.poll_ctx = NULL
         with nogil:
