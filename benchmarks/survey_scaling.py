@@ -49,6 +49,7 @@ def main(argv=None) -> int:
     deals = parse_deal_range(args.deals)
     limits = Limits(args.timeout, args.max_nodes)
 
+    load_before = os.getloadavg()[0]
     runs: dict[int, list[dict]] = {1: [], 2: []}
     for _ in range(args.repeat):
         for workers in runs:          # interleaved, so a noisy neighbour hits both alike
@@ -63,20 +64,23 @@ def main(argv=None) -> int:
                          "median_seconds": statistics.median(m["seconds"] for m in measured),
                          "rates": rates}
     ratio = rows[2]["median_rate"] / rows[1]["median_rate"]
+    load = [load_before, os.getloadavg()[0]]
 
     print(f"{args.game} deals {args.deals} ({len(deals)} deals), max nodes {args.max_nodes}, "
           f"chunk {args.chunk_size}, {args.repeat} runs each, solver {solver.__version__}, "
-          f"{os.cpu_count()} cores")
+          f"{os.cpu_count()} cores, load average {load[0]:.2f} before, {load[1]:.2f} after")
     print(f"{'workers':>7}  {'median s':>9}  {'deals/s':>9}  runs (deals/s)")
     for row in rows.values():
         print(f"{row['workers']:>7}  {row['median_seconds']:>9.2f}  {row['median_rate']:>9.1f}  "
               + " ".join(f"{r:.1f}" for r in row["rates"]))
     verdict = "meets" if ratio >= TARGET_RATIO else "misses"
     print(f"ratio 2/1: {ratio:.2f}x ({verdict} the target {TARGET_RATIO}x)")
+    if max(load) > 0.5:
+        print("note: the machine was busy (load average above 0.5): other work shares the cores")
 
     report = {"benchmark": "survey_scaling", "game": args.game, "deals": args.deals,
               "max_nodes": args.max_nodes, "timeout": args.timeout, "chunk_size": args.chunk_size,
-              "repeat": args.repeat, "cpu_count": os.cpu_count(),
+              "repeat": args.repeat, "cpu_count": os.cpu_count(), "load_average": load,
               "solver_version": solver.__version__, "python": platform.python_version(),
               "platform": platform.platform(),
               "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import sqlite3
@@ -249,6 +250,9 @@ class SurveyDatabase:
         except sqlite3.Error as exc:
             self.conn.close()
             raise ValueError(f"cannot write database {path!r}: {exc}") from None
+        except ValueError:
+            self.conn.close()
+            raise
 
     def transaction(self):
         """``with db.transaction():`` — BEGIN IMMEDIATE ... COMMIT, ROLLBACK on any exception."""
