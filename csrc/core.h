@@ -36,7 +36,8 @@ enum {
 /* Pruning switches (bit flags); docs/solver.md argues each one's soundness. */
 enum {
     PRUNE_SAFE_FOUNDATION = 1,   /* Salic: a foundation move no other card can compete for is forced */
-    PRUNE_BANNER_REACH = 2,      /* Banner: a needed card that can no longer come within reach   */
+    PRUNE_BANNER_REACH = 2,      /* Banner: the last pass's capture bound                         */
+    PRUNE_SYMMETRY = 4,          /* moves whose result is a relabelling of a sibling's are skipped */
     PRUNE_ALL = 0xffff
 };
 
@@ -45,8 +46,9 @@ typedef struct { uint64_t raw[12]; } StateBuf;
 
 typedef struct GameOps {
     size_t state_size;
-    /* Legal moves; reduced=1 drops moves whose result is the same canonical position as an earlier
-     * one (and applies the enabled pruning rules), reduced=0 lists every distinct move. */
+    /* Legal moves; reduced=1 drops moves whose result is a relabelling of the current position or
+     * of an earlier move's result (PRUNE_SYMMETRY), reduced=0 lists every distinct move; prune
+     * applies the enabled move-level rules (PRUNE_SAFE_FOUNDATION). */
     int (*gen_moves)(const void *deal, const void *state, MoveCode *out, int reduced, unsigned prune);
     void (*apply)(const void *deal, const void *state, MoveCode m, void *out);
     int (*is_won)(const void *deal, const void *state);

@@ -92,7 +92,8 @@ static int is_safe(const SalicDeal *d, const SalicState *s, int rank, int suit) 
 static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced, unsigned prune) {
     const SalicDeal *d = dv;
     const SalicState *s = sv;
-    int n = 0, nq = s->nq, last = nq - 1;
+    /* Once the stock is empty no queen is "last": nothing more is dealt onto any of them. */
+    int n = 0, nq = s->nq, last = s->sp == SALIC_CARDS ? -1 : nq - 1;
     int top[SALIC_QUEENS];
     int first_empty = -1;               /* first empty queen other than the last */
     for (int q = 0; q < nq; q++) {
@@ -105,7 +106,7 @@ static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced,
         if (t < 0) continue;
         int r = d->rank[t], su = d->suit[t];
         if (room(d, s, r, su) > 0) {
-            if (reduced && (prune & PRUNE_SAFE_FOUNDATION) && is_safe(d, s, r, su)) {
+            if ((prune & PRUNE_SAFE_FOUNDATION) && is_safe(d, s, r, su)) {
                 out[0] = MOVE(MV_FOUND, q, 0);
                 return 1;
             }
@@ -125,7 +126,7 @@ static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced,
          * only card of a pile other than the last onto one of them just renames the queens. */
         if (first_empty >= 0 && !(q != last && salic_pile_size(d, s, q) == 1))
             out[n++] = MOVE(MV_PARK, q, first_empty);
-        if (top[last] < 0) out[n++] = MOVE(MV_PARK, q, last);
+        if (last >= 0 && top[last] < 0) out[n++] = MOVE(MV_PARK, q, last);
     }
     return n;
 }
@@ -175,7 +176,7 @@ static int is_won(const void *dv, const void *sv) {
  * (1 + rank, plus 13 * (suit + 1) for Glencoe's fives and sixes), 0 for none.
  *
  * Queens other than the last that hold at most one card are interchangeable (nothing is dealt
- * onto them), so their single cards are written as faces, sorted, whether the card is parked or
+ * onto them; once the stock is empty that includes the last), so their single cards are written as faces, sorted, whether the card is parked or
  * its own segment's last card.  Everything else is kept where it is.  Suits are dropped wherever
  * they cannot matter: every face except Glencoe's fives and sixes. */
 static inline uint64_t face(const SalicDeal *d, int pos) {
@@ -192,7 +193,7 @@ static void make_key(const void *dv, const void *sv, Key *k) {
     uint64_t entry[SALIC_QUEENS] = {0};
     uint64_t single[SALIC_QUEENS];
     int in_class[SALIC_QUEENS] = {0};
-    int ns = 0, last = s->nq - 1;
+    int ns = 0, last = s->sp == SALIC_CARDS ? -1 : s->nq - 1;
     for (int q = 0; q < s->nq; q++) {
         int size = salic_pile_size(d, s, q);
         if (q != last && size <= 1) {

@@ -46,6 +46,7 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
         return SEARCH_LIMIT_MEMORY;
     }
     unsigned prune = lim->prune;
+    int reduced = (prune & PRUNE_SYMMETRY) != 0;
     Key key;
     int status = SEARCH_NO_WIN, depth = 0;
     uint64_t nodes = 0;
@@ -56,7 +57,7 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
         status = SEARCH_WIN;
     } else if (!(prune && ops->is_dead(deal, start, prune))) {
         memcpy(&frames[0].state, start, ops->state_size);
-        frames[0].n = (uint8_t)ops->gen_moves(deal, start, frames[0].moves, 1, prune);
+        frames[0].n = (uint8_t)ops->gen_moves(deal, start, frames[0].moves, reduced, prune);
         frames[0].i = 0;
         frames[0].disc = 0;
         depth = 1;
@@ -99,7 +100,7 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
             }
         }
         if (prune && ops->is_dead(deal, &child->state, prune)) continue;
-        child->n = (uint8_t)ops->gen_moves(deal, &child->state, child->moves, 1, prune);
+        child->n = (uint8_t)ops->gen_moves(deal, &child->state, child->moves, reduced, prune);
         child->i = 0;
         child->disc = (uint8_t)(disc < 255 ? disc : 255);
         depth++;

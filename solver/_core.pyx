@@ -13,6 +13,8 @@ from libc.string cimport memcpy, memset
 DEAL, FOUND, PARK, WASTE, CELL, REDEAL = range(6)
 STATUS = ("win", "no_win", "nodes", "time", "memory", "interrupted")
 PRUNE_ALL_FLAGS = PRUNE_ALL
+RULE_BITS = {"safe-foundation": PRUNE_SAFE_FOUNDATION, "banner-reach": PRUNE_BANNER_REACH,
+             "symmetry": PRUNE_SYMMETRY}
 PROBES = 6      # bounded-discrepancy probes before the exhaustive search
 
 

@@ -11,10 +11,7 @@ from .rules import SalicPosition, BannerPosition
 DEFAULT_MAX_MEMORY = 1 << 30
 
 #: Pruning rules by name, with their bit in the core (docs/solver.md argues each one).
-PRUNING_RULES = {
-    "safe-foundation": _core.PRUNE_ALL_FLAGS & 1,
-    "banner-reach": _core.PRUNE_ALL_FLAGS & 2,
-}
+PRUNING_RULES = dict(_core.RULE_BITS)
 ALL_RULES = _core.PRUNE_ALL_FLAGS
 
 _REASONS = {"nodes": "nodes", "time": "time", "memory": "memory", "interrupted": "interrupted"}
@@ -83,9 +80,10 @@ def to_notation(game: Game, deal: Deal, path: list) -> list:
 
 
 def run(game: Game, deal: Deal, *, max_nodes=None, timeout=None, max_memory=None,
-        prune=True, prefix=()) -> Result:
+        prune=True, prefix=(), line=True) -> Result:
     """Search ``deal``; ``prefix`` (core moves) starts the search after those moves, and the
-    winning line returned then includes them."""
+    winning line returned then includes them.  ``line=False`` skips translating the line into
+    notation (and replaying it through the reference rules); ``Result.length`` still counts it."""
     if max_memory is None:
         max_memory = DEFAULT_MAX_MEMORY
     flags = ALL_RULES if prune is True else 0 if prune is False else int(prune)
@@ -98,8 +96,9 @@ def run(game: Game, deal: Deal, *, max_nodes=None, timeout=None, max_memory=None
     stats = Stats(nodes=nodes, states=states, seconds=seconds, table_bytes=table_bytes)
     label = deal.number or "custom"
     if status == "win":
-        line = to_notation(game, deal, [tuple(c) for c in prefix] + path)
-        return Result(game.id, label, Verdict.WINNABLE, line, stats)
+        full = [tuple(c) for c in prefix] + path
+        moves = to_notation(game, deal, full) if line else []
+        return Result(game.id, label, Verdict.WINNABLE, moves, stats, length=len(full))
     if status == "no_win":
         return Result(game.id, label, Verdict.UNWINNABLE, [], stats)
     result = Result(game.id, label, Verdict.UNKNOWN, [], stats, _REASONS[status])

@@ -35,6 +35,11 @@ class Result:
     moves: list = field(default_factory=list)      # list[Move] when WINNABLE
     stats: Stats = field(default_factory=Stats)
     reason: str | None = None                      # why UNKNOWN: "nodes", "time", "memory", "interrupted"
+    length: int = 0                                # moves in the winning line (also when not built)
+
+    def __post_init__(self):
+        if self.moves and not self.length:
+            self.length = len(self.moves)
 
     @property
     def solved(self) -> bool:
@@ -42,7 +47,8 @@ class Result:
 
     def to_json(self) -> dict:
         out = {"game": self.game, "deal": self.deal, "verdict": self.verdict.value,
-               "moves": [str(m) for m in self.moves], "stats": self.stats.to_json()}
+               "moves": [str(m) for m in self.moves], "length": self.length,
+               "stats": self.stats.to_json()}
         if self.reason:
             out["reason"] = self.reason
         return out
