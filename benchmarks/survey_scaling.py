@@ -75,8 +75,9 @@ def main(argv=None) -> int:
               + " ".join(f"{r:.1f}" for r in row["rates"]))
     verdict = "meets" if ratio >= TARGET_RATIO else "misses"
     print(f"ratio 2/1: {ratio:.2f}x ({verdict} the target {TARGET_RATIO}x)")
-    if max(load) > 0.5:
-        print("note: the machine was busy (load average above 0.5): other work shares the cores")
+    if load_before > 0.5:
+        print("note: the machine was busy before the runs (load average above 0.5): other work "
+              "shared the cores, so the ratio understates the scaling")
 
     report = {"benchmark": "survey_scaling", "game": args.game, "deals": args.deals,
               "max_nodes": args.max_nodes, "timeout": args.timeout, "chunk_size": args.chunk_size,

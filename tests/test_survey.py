@@ -146,20 +146,20 @@ def test_bad_limits(timeout, nodes, memory):
 
 def test_rows_are_what_solve_returns(tmp_path):
     db = tmp_path / "s.sqlite"
-    deals = range(1, 9)
-    summary = run_survey(GAME, deals, str(db), limits=Limits(60, 400), workers=2, chunk_size=3)
-    assert (summary.solved, summary.skipped, summary.interrupted) == (8, 0, False)
+    deals = range(1, 13)
+    summary = run_survey(GAME, deals, str(db), limits=Limits(60, NODES), workers=2, chunk_size=5)
+    assert (summary.solved, summary.skipped, summary.interrupted) == (12, 0, False)
     rows = read_rows(db)
     for n in deals:
-        result = solver.solve(GAME, n, timeout=60, max_nodes=400)
+        result = solver.solve(GAME, n, timeout=60, max_nodes=NODES)
         length = len(result.moves) if result.verdict is solver.Verdict.WINNABLE else None
         assert rows[n] == (result.verdict.value, result.stats.nodes, length)
-    assert sum(summary.counts.values()) == 8
-    assert summary.counts["winnable"] == sum(1 for v, _, _ in rows.values() if v == "winnable") > 0
+    assert sum(summary.counts.values()) == 12
+    assert summary.counts["winnable"] == sum(1 for v, _, _ in rows.values() if v == "winnable")
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert set(conn.execute("SELECT timeout, max_nodes, max_memory, solver_version "
-                                "FROM results")) == {(60.0, 400, None, solver.__version__)}
+                                "FROM results")) == {(60.0, NODES, None, solver.__version__)}
 
 
 def test_command_line_survey_stores_its_limits(tmp_path, capsys):
@@ -347,7 +347,8 @@ def test_dask_cluster_gives_the_local_pools_rows(tmp_path):
     local, dask = read_rows(local_db), read_rows(dask_db)
     assert set(local) == set(deals)
     assert dask == local
-    assert {v for v, _, _ in local.values()} == {"winnable", "unknown"}
+    # Unknown rows stop at the node limit and match trivially; winnable ones make it a test.
+    assert "winnable" in {v for v, _, _ in local.values()}
 
 
 # --- real processes, really interrupted ------------------------------------------------------
