@@ -135,9 +135,11 @@ def solve_chunk(task: tuple) -> tuple[str, list[tuple]]:
     game, deals, limits = task
     rows = []
     for number in deals:
+        # line=False: only the length of a winning line is stored, so it is not spelled out.
         result = solver.solve(game, int(number), timeout=limits.timeout,
-                              max_nodes=limits.max_nodes, max_memory=limits.max_memory)
-        length = len(result.moves) if result.verdict is Verdict.WINNABLE else None
+                              max_nodes=limits.max_nodes, max_memory=limits.max_memory,
+                              line=False)
+        length = result.length if result.verdict is Verdict.WINNABLE else None
         rows.append((int(number), result.verdict.value, result.reason, int(result.stats.nodes),
                      float(result.stats.seconds), length))
     return solver.__version__, rows
