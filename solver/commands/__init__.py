@@ -7,6 +7,6 @@ listed here, in this order; a new subcommand is a new module appended to ``COMMA
 Options may come anywhere among a command's operands (each subparser parses with
 ``parse_intermixed_args``), so a command takes no ``argparse.REMAINDER`` operand.
 """
-from . import check, deal, games
+from . import bench, check, deal, games, solve
 
-COMMANDS = [games, deal, check]
+COMMANDS = [games, deal, check, solve, bench]

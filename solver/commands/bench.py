@@ -1,0 +1,74 @@
+"""``solver bench [GAME ...] --deals A..B``: time the core on a range of deals (solver/bench.py)."""
+from __future__ import annotations
+
+import sys
+
+from ..bench import (DEFAULT_REFERENCE_NODES, DEFAULT_REPLAY_REPEAT, DEFAULT_TIMEOUT,
+                     BenchSettings, bench, default_games, markdown, write_results)
+from ..games import find_game
+from ..survey import Progress, parse_deal_range
+from .solve import add_limit_arguments, option_type, positive_int
+
+NAME = "bench"
+HELP = "benchmark the solver on a range of deals, beside the pure-Python reference search"
+DESCRIPTION = f"""\
+Solve deals A..B (inclusive) of each GAME (default: every game) and measure, per game: the
+counts of winnable / unwinnable / unknown deals; the median, p90, p99 and max seconds per deal,
+both as the core's own search time and as the wall time of the whole solve() call (which also
+translates the winning line into notation); nodes per second; the peak transposition-table
+memory; the median solution length.
+
+Beside it, in the same run and process, the first --reference-deals deals of the range (default:
+all) go through the pure-Python reference search with at most --reference-nodes positions per
+deal (default {DEFAULT_REFERENCE_NODES}) and the same --timeout. The speed-up is the ratio of
+the total times over the deals both searches decided; a deal they decide differently is
+reported (it would be a bug). On greedily winnable deals (the core expanded only the positions
+of its winning line: nodes = solution length), the core's search time is divided by the time
+to replay its own line through the core (best of {DEFAULT_REPLAY_REPEAT} each): how close the
+solver is to the floor for a program that must print a line.
+
+The Markdown tables go to stdout; the results are saved under --out (default: the current
+directory) as bench-YYYYMMDD-HHMMSS.json (settings, machine, git commit, figures per game, one
+row per deal) and .md. A progress bar with rate and ETA is drawn on stderr when it is a
+terminal. --jobs N spreads the deals over N processes (faster; the timings then share the
+machine). benchmarks/README.md explains every figure.
+
+exit status: 0 done; 2 bad input (unknown game, bad range or limit; one line on stderr);
+130 interrupted (nothing is saved)."""
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("games", metavar="GAME", nargs="*",
+                        help="game ids (default: every game, see 'solver games')")
+    parser.add_argument("--deals", metavar="A..B", required=True,
+                        help="deal numbers, inclusive (or a single N)")
+    add_limit_arguments(parser, timeout_default=DEFAULT_TIMEOUT)
+    parser.add_argument("--max-nodes", metavar="N", type=option_type(positive_int), default=None,
+                        help="positions per deal for the core (default: no limit)")
+    parser.add_argument("--reference-nodes", metavar="N", type=option_type(positive_int),
+                        default=DEFAULT_REFERENCE_NODES,
+                        help="positions per deal for the reference search (default: %(default)s)")
+    parser.add_argument("--reference-deals", metavar="K", type=int, default=None,
+                        help="run the reference search on the first K deals of the range only "
+                             "(default: every deal; 0: none)")
+    parser.add_argument("--jobs", metavar="N", type=option_type(positive_int), default=1,
+                        help="processes solving deals at once (default: %(default)s)")
+    parser.add_argument("--out", metavar="DIR", default=".",
+                        help="directory for the JSON and Markdown results (default: .)")
+
+
+def run(args) -> int:
+    games = tuple(dict.fromkeys(find_game(g).id for g in args.games)) or default_games()
+    settings = BenchSettings(games=games, deals=parse_deal_range(args.deals), timeout=args.timeout,
+                             max_memory=args.max_memory, max_nodes=args.max_nodes,
+                             reference_nodes=args.reference_nodes,
+                             reference_deals=args.reference_deals, jobs=args.jobs)
+    progress = Progress(len(games) * len(settings.deals), sys.stderr)
+    try:
+        report = bench(settings, progress)
+    finally:
+        progress.finish()
+    json_path, md_path = write_results(report, args.out)
+    print(markdown(report.to_json()), end="")
+    print(f"solver bench: saved {json_path} and {md_path}", file=sys.stderr)
+    return 0

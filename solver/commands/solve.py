@@ -1,0 +1,212 @@
+"""``solver solve GAME N [N ...]``: decide deals and print the winning line."""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import sys
+from types import SimpleNamespace
+
+from ..api import solve
+from ..cards import card_name
+from ..core import DEFAULT_MAX_MEMORY, SearchInterrupted
+from ..games import find_game
+from ..result import Result, Verdict
+from ..rules import initial_position
+from .deal import deal_from_args, deal_label
+
+NAME = "solve"
+HELP = "decide whether deals can be won and print a winning line"
+DESCRIPTION = """\
+Decide deal N of GAME (several N in one call, or the explicit deal in --deal-file F) with the
+compiled exhaustive search: winnable (a winning line was found), unwinnable (every reachable
+position was searched and none wins) or unknown (a limit ended the search first: nodes, time,
+memory or interrupted).
+
+Output: one line per deal on stdout, 'GAME N: VERDICT ...'. For a single winnable deal the
+winning line follows, one move a line with the card it moves ('12. 3>u5  7H'); 'solver check'
+reads those lines as they are. The search statistics (nodes expanded, distinct states, seconds
+of search, transposition-table memory) go to stderr, one line per deal. --json prints instead
+one JSON object per deal and line on stdout:
+  {"game", "deal", "verdict": "winnable"|"unwinnable"|"unknown", "moves": [...],
+   "stats": {"nodes", "states", "seconds", "table_bytes"}, "reason": ...}
+with "reason" ("nodes", "time", "memory", "interrupted") only when the verdict is unknown.
+
+Limits (per deal): --max-nodes positions, --timeout seconds, --max-memory bytes for the
+transposition table (a number with an optional K, M, G or T suffix, powers of 1024: 512M, 2G;
+default 1G). Reaching one gives 'unknown' with the reason and the statistics so far; the
+search never exceeds the memory bound. --no-prune turns every pruning rule of the search off
+(docs/solver.md): slower, and meant as a soundness check, since the verdicts must not change.
+
+Ctrl-C ends the search promptly and prints the partial result (unknown, reason interrupted,
+statistics so far); deals not yet started are not solved.
+
+exit status: one deal: 0 winnable, 1 unwinnable, 3 unknown. Several deals: 0 when every deal
+was decided (winnable or unwinnable), 3 when any is unknown. 2 bad input (unknown game, bad
+deal number or deal file, bad limit; one line on stderr, nothing solved). 130 interrupted."""
+
+EXIT_WINNABLE, EXIT_UNWINNABLE, EXIT_UNKNOWN, EXIT_INTERRUPTED = 0, 1, 3, 130
+EXIT_BY_VERDICT = {Verdict.WINNABLE: EXIT_WINNABLE, Verdict.UNWINNABLE: EXIT_UNWINNABLE,
+                   Verdict.UNKNOWN: EXIT_UNKNOWN}
+REASONS = {"nodes": "node limit", "time": "time limit", "memory": "memory limit",
+           "interrupted": "interrupted"}
+
+_SIZE = re.compile(r"(\d+(?:\.\d*)?|\.\d+)\s*([kmgt]?)(i?b)?", re.IGNORECASE)
+_SIZE_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+
+
+def parse_size(text: str) -> int:
+    """``"512M"`` -> 536870912: a byte count with an optional K/M/G/T suffix (powers of 1024,
+    ``B``/``iB`` allowed after it). Raises ValueError for anything else or a size below 1 byte."""
+    match = _SIZE.fullmatch(str(text).strip())
+    if not match:
+        raise ValueError(f"bad size {text!r}: expected bytes, or a number with K, M, G or T "
+                         f"(512M, 2G)")
+    size = int(float(match.group(1)) * _SIZE_UNITS[match.group(2).lower()])
+    if size < 1:
+        raise ValueError(f"bad size {text!r}: must be at least 1 byte")
+    return size
+
+
+def format_size(size: int) -> str:
+    """Bytes for people: ``96.0 KiB``, ``1.5 GiB``."""
+    value = float(size)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if value < 1024 or unit == "GiB":
+            return f"{int(value)} B" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    raise AssertionError("unreachable")
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: an integer of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"bad number {text!r}: expected a positive integer") from None
+    if value < 1:
+        raise ValueError(f"bad number {text!r}: expected a positive integer")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (value > 0 and math.isfinite(value)):
+        raise ValueError(f"bad number of seconds {text!r}: expected a positive number")
+    return value
+
+
+def option_type(parse):
+    """``parse`` as an argparse type: its ValueError message becomes the usage error."""
+    def convert(text):
+        try:
+            return parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return convert
+
+
+def add_limit_arguments(parser, *, timeout_default=None) -> None:
+    """--timeout and --max-memory, as ``solver solve`` and ``solver bench`` take them."""
+    default = "no limit" if timeout_default is None else f"{timeout_default:g}"
+    parser.add_argument("--timeout", metavar="S", type=option_type(positive_seconds),
+                        default=timeout_default,
+                        help=f"seconds per deal before it counts as unknown (default: {default})")
+    parser.add_argument("--max-memory", metavar="SIZE", type=option_type(parse_size),
+                        default=DEFAULT_MAX_MEMORY,
+                        help="transposition-table memory per deal: bytes or 512M, 2G ... "
+                             "(default: 1G)")
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("game", metavar="GAME", help="game id (see 'solver games')")
+    parser.add_argument("numbers", metavar="N", nargs="*",
+                        help="deal numbers: N or msN (omit with --deal-file)")
+    parser.add_argument("--deal-file", metavar="F",
+                        help="solve the deal in file F ('-' for stdin) instead of numbers")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object per deal and line")
+    parser.add_argument("--max-nodes", metavar="N", type=option_type(positive_int), default=None,
+                        help="positions expanded per deal before it counts as unknown "
+                             "(default: no limit)")
+    add_limit_arguments(parser)
+    parser.add_argument("--no-prune", action="store_true",
+                        help="turn every pruning rule off (a soundness check: same verdicts, slower)")
+    parser.set_defaults(parser=parser)
+
+
+def deals_from_args(args) -> list:
+    """Every deal the arguments name, checked before any is solved."""
+    if args.numbers and args.deal_file is not None:
+        args.parser.error("give deal numbers N or --deal-file, not both")
+    if not args.numbers:
+        return [deal_from_args(args.parser, SimpleNamespace(game=args.game, number=None,
+                                                            deal_file=args.deal_file))]
+    return [deal_from_args(args.parser, SimpleNamespace(game=args.game, number=number,
+                                                        deal_file=None))
+            for number in args.numbers]
+
+
+def verdict_line(label: str, result: Result) -> str:
+    """``intrigue 1: winnable in 212 moves``, ``banner 1: unknown (time limit)``."""
+    if result.verdict is Verdict.WINNABLE:
+        count = len(result.moves)
+        return f"{label}: winnable in {count} move{'s' if count != 1 else ''}"
+    if result.verdict is Verdict.UNKNOWN:
+        return f"{label}: unknown ({REASONS.get(result.reason, result.reason)})"
+    return f"{label}: unwinnable"
+
+
+def stats_line(label: str, result: Result) -> str:
+    """The search statistics, for stderr."""
+    s = result.stats
+    return (f"{label}: {s.nodes} nodes, {s.states} states, {s.seconds:.6f} s of search, "
+            f"table {format_size(s.table_bytes)}")
+
+
+def solution_lines(game, deal, moves) -> list[str]:
+    """``12. 3>u5  7H``: each move with the card it moves, replayed from the reference position."""
+    position = initial_position(game, deal)
+    lines = []
+    for index, move in enumerate(moves, start=1):
+        card = position.moved_card(move)
+        lines.append(f"{index}. {move}  {card_name(card)}" if card is not None else f"{index}. {move}")
+        position = position.apply(move)
+    return lines
+
+
+def report(args, deal, result: Result, *, show_line: bool) -> None:
+    """Print one deal's result (and its winning line when ``show_line``)."""
+    if args.json:
+        print(json.dumps(result.to_json()), flush=True)
+        return
+    label = deal_label(deal)
+    print(verdict_line(label, result))
+    if show_line and result.verdict is Verdict.WINNABLE:
+        print("\n".join(solution_lines(deal.game, deal, result.moves)))
+    sys.stdout.flush()
+    print(stats_line(label, result), file=sys.stderr, flush=True)
+
+
+def run(args) -> int:
+    find_game(args.game)                        # an unknown game before a missing N
+    deals = deals_from_args(args)
+    single = len(deals) == 1
+    statuses = []
+    for deal in deals:
+        try:
+            result = solve(deal.game, deal, max_nodes=args.max_nodes, timeout=args.timeout,
+                           max_memory=args.max_memory, prune=not args.no_prune)
+        except SearchInterrupted as interrupted:
+            report(args, deal, interrupted.result, show_line=False)
+            return EXIT_INTERRUPTED
+        report(args, deal, result, show_line=single)
+        statuses.append(EXIT_BY_VERDICT[result.verdict])
+    if single:
+        return statuses[0]
+    return EXIT_UNKNOWN if EXIT_UNKNOWN in statuses else EXIT_WINNABLE

@@ -1,0 +1,266 @@
+"""``solver bench`` and solver/bench.py: the figures, the saved files, the command line."""
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, strategies as st
+
+from solver import solve
+from solver.bench import (BenchSettings, DealRecord, is_greedy, markdown, measure_deal, percentile,
+                          run_bench, spread, summarize_game)
+from solver.cli import parse_args
+from solver.result import Result, Stats, Verdict
+
+GAME_FIGURES = {"deals", "counts", "unknown_reasons", "core_seconds", "wall_seconds",
+                "core_total_seconds", "wall_total_seconds", "nodes_per_second", "peak_table_bytes",
+                "median_solution_length", "reference", "greedy"}
+SPREAD = {"median", "p90", "p99", "max"}
+REFERENCE_FIGURES = {"deals", "counts", "both_decided", "disagreements", "reference_total_seconds",
+                     "core_total_seconds", "reference_total_wall_seconds", "wall_total_seconds",
+                     "speedup_search", "speedup_wall", "reference_nodes_per_second"}
+GREEDY_FIGURES = {"deals", "median_search_seconds", "median_replay_seconds",
+                  "median_search_over_replay", "median_wall_over_replay"}
+
+
+def record(deal, verdict="winnable", *, core=1.0, wall=2.0, nodes=100, length=None,
+           ref_verdict=None, ref_seconds=None, table=1024):
+    return DealRecord("intrigue", deal, verdict, None if verdict != "unknown" else "time", nodes,
+                      nodes + 1, core, wall, table,
+                      solution_length=length if length is not None else
+                      (50 if verdict == "winnable" else None),
+                      reference_verdict=ref_verdict, reference_reason=None,
+                      reference_nodes=None if ref_verdict is None else 10,
+                      reference_seconds=ref_seconds,
+                      reference_wall_seconds=None if ref_seconds is None else ref_seconds + 1)
+
+
+# -- the command, end to end -------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def bench_run(tmp_path_factory):
+    """One small run of the command: two games, three deals, the reference on two."""
+    import subprocess
+    import sys
+    out = tmp_path_factory.mktemp("bench")
+    result = subprocess.run(
+        [sys.executable, "-m", "solver", "bench", "intrigue", "clover", "--deals", "2..4",
+         "--timeout", "2", "--reference-nodes", "300", "--reference-deals", "2", "--out", str(out)],
+        capture_output=True, text=True, cwd=out, timeout=300)
+    return result, out
+
+
+def test_bench_saves_json_and_markdown(bench_run):
+    result, out = bench_run
+    assert result.returncode == 0, result.stderr
+    json_files, md_files = sorted(out.glob("bench-*.json")), sorted(out.glob("bench-*.md"))
+    assert len(json_files) == len(md_files) == 1
+    assert json_files[0].stem == md_files[0].stem
+    assert result.stdout == md_files[0].read_text()
+    assert str(json_files[0]) in result.stderr
+
+
+def test_bench_json_has_the_expected_keys(bench_run):
+    _, out = bench_run
+    data = json.loads(next(out.glob("bench-*.json")).read_text())
+    assert data["kind"] == "solver-bench"
+    assert {"cpu", "cores", "memory_bytes", "python", "os"} <= set(data["machine"])
+    assert data["machine"]["cores"] >= 1
+    assert set(data["git"]) == {"commit", "dirty"}
+    assert data["settings"]["deals"] == "2..4" and data["settings"]["games"] == ["intrigue", "clover"]
+    assert list(data["games"]) == ["intrigue", "clover"]
+    for game, figures in data["games"].items():
+        assert set(figures) == GAME_FIGURES, game
+        assert figures["deals"] == 3 and sum(figures["counts"].values()) == 3
+        assert set(figures["core_seconds"]) == set(figures["wall_seconds"]) == SPREAD
+        assert set(figures["reference"]) == REFERENCE_FIGURES
+        assert figures["reference"]["deals"] == 2
+        assert figures["reference"]["disagreements"] == []
+        assert set(figures["greedy"]) == GREEDY_FIGURES
+        assert figures["peak_table_bytes"] > 0
+        t = figures["core_seconds"]
+        assert t["median"] <= t["p90"] <= t["p99"] <= t["max"]
+    rows = [dict(zip(data["deal_columns"], row)) for row in data["deal_rows"]]
+    assert [(r["game"], r["deal"]) for r in rows] == [(g, n) for g in ("intrigue", "clover")
+                                                     for n in (2, 3, 4)]
+    assert [r["reference_verdict"] is not None for r in rows] == [True, True, False] * 2
+    for r in rows:
+        assert r["wall_seconds"] >= r["core_seconds"] > 0
+
+
+def test_bench_rows_match_solve(bench_run):
+    _, out = bench_run
+    data = json.loads(next(out.glob("bench-*.json")).read_text())
+    rows = [dict(zip(data["deal_columns"], row)) for row in data["deal_rows"]]
+    intrigue_2 = next(r for r in rows if r["game"] == "intrigue" and r["deal"] == 2)
+    again = solve("intrigue", 2)
+    assert intrigue_2["verdict"] == again.verdict.value
+    assert intrigue_2["nodes"] == again.stats.nodes         # the core is deterministic
+    assert intrigue_2["solution_length"] == len(again.moves)
+
+
+def test_bench_markdown_has_a_row_per_game_in_each_table(bench_run):
+    _, out = bench_run
+    text = next(out.glob("bench-*.md")).read_text()
+    assert text.count("| intrigue | 3 |") == 1           # the core table
+    assert text.count("| intrigue |") == 4 and text.count("| clover |") == 4
+    for heading in ("Compiled core", "Wall time per `solve()`", "Pure-Python reference search",
+                    "Greedily winnable deals", "Machine:"):
+        assert heading in text
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--deals", "5..1"], "reversed"),
+    (["--deals", "x"], "bad deal range"),
+    (["nosuchgame", "--deals", "1..2"], "unknown game"),
+    ([], "--deals"),
+    (["--deals", "1..2", "--timeout", "0"], "--timeout"),
+    (["--deals", "1..2", "--reference-deals", "-1"], "reference deal count"),
+    (["--deals", "1..2", "--jobs", "0"], "--jobs"),
+])
+def test_bench_bad_input(run_solver, args, fragment):
+    result = run_solver("bench", *args)
+    assert result.returncode == 2 and result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and fragment in lines[0], result.stderr
+
+
+def test_bench_help_lists_every_option(run_solver):
+    text = " ".join(run_solver("bench", "--help").stdout.split())
+    for option in ("--deals", "--timeout", "--max-memory", "--max-nodes", "--reference-nodes",
+                   "--reference-deals", "--jobs", "--out", "exit status", "130 interrupted"):
+        assert option in text, option
+
+
+# -- measuring one deal ------------------------------------------------------------------------
+
+def test_measure_deal_on_a_greedy_deal():
+    result = solve("intrigue", 3)
+    assert is_greedy(result)                  # 201 nodes for 201 moves: no backtracking
+    settings = BenchSettings(("intrigue",), range(3, 4), timeout=5, reference_nodes=5000)
+    rec = measure_deal("intrigue", 3, settings)
+    assert rec.verdict == "winnable" and rec.solution_length == len(result.moves) == rec.nodes
+    assert 0 < rec.greedy_replay_seconds and 0 < rec.greedy_search_seconds
+    assert rec.reference_verdict == "winnable" and rec.reference_nodes > 0
+
+
+def test_measure_deal_skips_greedy_and_reference_when_not_asked():
+    settings = BenchSettings(("clover",), range(1, 3), timeout=5, reference_deals=1)
+    rec = measure_deal("clover", 2, settings)
+    assert rec.verdict == "winnable" and rec.nodes > rec.solution_length     # it backtracked
+    assert rec.greedy_replay_seconds is None and rec.greedy_search_seconds is None
+    assert rec.reference_verdict is None and rec.reference_seconds is None
+
+
+def test_jobs_give_the_same_records_as_one_process():
+    one = run_bench(BenchSettings(("intrigue", "clover"), range(3, 5), timeout=5, reference_deals=0))
+    two = run_bench(BenchSettings(("intrigue", "clover"), range(3, 5), timeout=5, reference_deals=0,
+                                  jobs=2))
+    assert [(r.game, r.deal, r.verdict, r.nodes) for r in one] == \
+           [(r.game, r.deal, r.verdict, r.nodes) for r in two]
+
+
+def test_is_greedy():
+    line = ["deal"] * 5
+    assert is_greedy(Result("intrigue", "1", Verdict.WINNABLE, line, Stats(nodes=5)))
+    assert not is_greedy(Result("intrigue", "1", Verdict.WINNABLE, line, Stats(nodes=6)))
+    assert not is_greedy(Result("intrigue", "1", Verdict.UNWINNABLE, [], Stats(nodes=0)))
+
+
+# -- the figures -------------------------------------------------------------------------------
+
+def test_percentile_nearest_rank():
+    values = list(range(1, 101))                  # 1..100
+    assert percentile(values, 50) == 50
+    assert percentile(values, 90) == 90
+    assert percentile(values, 99) == 99
+    assert percentile([7, 1, 3], 50) == 3
+    assert percentile([5], 99) == 5
+    assert percentile([], 50) is None
+    assert spread([4, 1, 3, 2]) == {"median": 2, "p90": 4, "p99": 4, "max": 4}
+
+
+@given(st.lists(st.floats(0, 1e6), min_size=1, max_size=200), st.sampled_from([50, 90, 99]))
+def test_percentile_is_a_value_with_p_percent_at_or_below(values, p):
+    value = percentile(values, p)
+    assert value in values
+    at_or_below = sum(v <= value for v in values)
+    below = sum(v < value for v in values)
+    assert at_or_below >= p / 100 * len(values)
+    assert below < p / 100 * len(values)
+
+
+def test_summarize_game_counts_and_speedup_on_deals_both_decided():
+    records = [
+        record(1, core=0.001, wall=0.01, ref_verdict="winnable", ref_seconds=1.0, length=40),
+        record(2, core=0.003, wall=0.03, ref_verdict="winnable", ref_seconds=2.0, length=60),
+        record(3, "unknown", core=2.0, wall=2.0, nodes=1000, ref_verdict="unknown", ref_seconds=9.0),
+        record(4, "unwinnable", core=0.5, wall=0.5, ref_verdict=None, table=4096),
+        record(5, "winnable", core=0.2, wall=0.3, ref_verdict="unknown", ref_seconds=5.0, length=50),
+    ]
+    f = summarize_game(records)
+    assert f["counts"] == {"winnable": 3, "unwinnable": 1, "unknown": 1}
+    assert f["unknown_reasons"] == {"time": 1}
+    assert f["core_seconds"] == {"median": 0.2, "p90": 2.0, "p99": 2.0, "max": 2.0}
+    assert f["median_solution_length"] == 50
+    assert f["peak_table_bytes"] == 4096
+    assert f["nodes_per_second"] == pytest.approx((100 * 4 + 1000) / (0.001 + 0.003 + 2 + 0.5 + 0.2))
+    ref = f["reference"]
+    assert ref["deals"] == 4 and ref["both_decided"] == 2
+    assert ref["counts"] == {"winnable": 2, "unwinnable": 0, "unknown": 2}
+    assert ref["speedup_search"] == pytest.approx(3.0 / 0.004)
+    assert ref["speedup_wall"] == pytest.approx((2.0 + 3.0) / 0.04)
+    assert ref["disagreements"] == []
+
+
+def test_summarize_game_reports_disagreements():
+    records = [record(1, "unwinnable", ref_verdict="winnable", ref_seconds=1.0),
+               record(2, "winnable", ref_verdict="winnable", ref_seconds=1.0)]
+    assert summarize_game(records)["reference"]["disagreements"] == [1]
+
+
+def test_summarize_game_greedy_ratio():
+    a, b, c = record(1), record(2), record(3)
+    a.greedy_search_seconds, a.greedy_replay_seconds = 30e-6, 10e-6       # 3x
+    b.greedy_search_seconds, b.greedy_replay_seconds = 50e-6, 10e-6       # 5x
+    greedy = summarize_game([a, b, c])["greedy"]
+    assert greedy["deals"] == 2
+    assert greedy["median_search_over_replay"] == pytest.approx(3.0)       # the lower median
+    assert greedy["median_wall_over_replay"] == pytest.approx(2.0 / 10e-6)
+
+
+def test_markdown_from_a_handmade_report():
+    records = [record(1, core=0.0005, wall=0.002, ref_verdict="winnable", ref_seconds=0.5)]
+    settings = BenchSettings(("intrigue",), range(1, 2), timeout=2, max_memory=1 << 30)
+    report = {"settings": settings.to_json(), "solver_version": "0.1.0", "seconds": 12.0,
+              "started_at": "2026-01-01T00:00:00+00:00",
+              "machine": {"cpu": "Test CPU", "cores": 2, "memory_bytes": 8 << 30,
+                          "python": "CPython 3.11.7"},
+              "git": {"commit": "0123456789abcdef", "dirty": False},
+              "games": {"intrigue": summarize_game(records)}}
+    text = markdown(report)
+    assert "Test CPU, 2 cores, 8.0 GiB, CPython 3.11.7; commit 0123456789ab;" in text
+    assert "| intrigue | 1 | 1 | 0 | 0 | 0.5 | 0.5 | 0.5 | 0.5 |" in text
+    assert "| 1,000× | 750× |" in text            # 0.5 / 0.0005 and 1.5 / 0.002 (wall)
+
+
+# -- benchmarks/run_bench.py -------------------------------------------------------------------
+
+def load_run_bench():
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "run_bench.py"
+    spec = importlib.util.spec_from_file_location("run_bench", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_run_bench_defaults_are_the_issue_settings():
+    run_bench_script = load_run_bench()
+    args = parse_args(run_bench_script.arguments([]))
+    assert args.command == "bench" and args.games == []
+    assert args.deals == "1..10000" and args.timeout == 60 and args.max_memory == 2 << 30
+    assert Path(args.out) == run_bench_script.RESULTS
+    args = parse_args(run_bench_script.arguments(["clover", "--deals", "1..200", "--timeout", "2",
+                                                  "--max-nodes", "99"]))
+    assert args.games == ["clover"] and args.deals == "1..200" and args.timeout == 2
+    assert args.max_nodes == 99
