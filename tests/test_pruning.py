@@ -1,0 +1,97 @@
+"""Every pruning rule keeps the verdicts: with and without it, on full deals and late positions.
+
+For each rule in ``solver.core.PRUNING_RULES`` (and for all of them together) the core decides
+the same cases with the rule on and with every rule off; cases either run leaves undecided
+within the node budget are skipped, and the tests assert how many were decided by both.
+A position the rule calls dead (``is_dead``) must not be won by the unpruned search.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from solver.core import ALL_RULES, PRUNING_RULES, core_game, run
+from solver.deals import deal_from_number
+from solver.games import GAMES, find_game
+from solver.result import Verdict
+from solver.rules import initial_position
+
+from test_agreement import random_prefix
+from test_core import core_code
+
+GAME_IDS = [g.id for g in GAMES]
+CONFIGS = dict(PRUNING_RULES, all=ALL_RULES)
+
+
+def cases(game_id, deals: int, positions: int, seed: int) -> list:
+    """(deal number, core prefix): full deals 1..deals and random late positions."""
+    game = find_game(game_id)
+    rng = random.Random(f"{seed}-{game_id}")
+    out = [(n, []) for n in range(1, deals + 1)]
+    for _ in range(positions):
+        number = rng.randint(1, 10 ** 6)
+        prefix = random_prefix(game, deal_from_number(game, number), rng)
+        out.append((number, [core_code(m) for m in prefix]))
+    return out
+
+
+def compare(game_id, case_list, max_nodes) -> Counter:
+    game = find_game(game_id)
+    tally: Counter = Counter()
+    for number, prefix in case_list:
+        deal = deal_from_number(game, number)
+        plain = run(game, deal, max_nodes=max_nodes, prune=False, prefix=prefix)
+        for name, bits in CONFIGS.items():
+            pruned = run(game, deal, max_nodes=max_nodes, prune=bits, prefix=prefix)
+            if Verdict.UNKNOWN in (plain.verdict, pruned.verdict):
+                continue
+            assert pruned.verdict is plain.verdict, (
+                f"{game_id} {number} after {len(prefix)} core moves {prefix}: with {name} "
+                f"{pruned.verdict}, without pruning {plain.verdict}")
+            tally[name, plain.verdict.value] += 1
+    return tally
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_pruning_rules_keep_the_verdicts(game_id):
+    tally = compare(game_id, cases(game_id, deals=15, positions=25, seed=1), max_nodes=150_000)
+    for name in CONFIGS:
+        decided = tally[name, "winnable"] + tally[name, "unwinnable"]
+        assert decided >= 20, (name, dict(tally))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_pruning_rules_keep_the_verdicts_at_scale(game_id):
+    tally = compare(game_id, cases(game_id, deals=150, positions=250, seed=2), max_nodes=1_000_000)
+    for name in CONFIGS:
+        decided = tally[name, "winnable"] + tally[name, "unwinnable"]
+        assert decided >= 250, (name, dict(tally))
+        assert tally[name, "unwinnable"] >= 5, (name, dict(tally))
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_dead_positions_are_not_won(game_id):
+    """Along random playouts, a position any rule calls dead is lost for the plain search."""
+    game = find_game(game_id)
+    rng = random.Random(game_id)
+    dead = 0
+    for _ in range(15):
+        number = rng.randint(1, 10 ** 6)
+        deal = deal_from_number(game, number)
+        prefix = random_prefix(game, deal, rng)
+        core = core_game(game, deal)
+        pos = core.position()
+        for step, move in enumerate(prefix):
+            pos = pos.play(core_code(move))
+            if step % 5 and step != len(prefix) - 1:
+                continue
+            for name, bits in CONFIGS.items():
+                if pos.is_dead(bits):
+                    dead += 1
+                    status = core.search(300_000, 0.0, 1 << 30, 0, pos)[0]
+                    assert status != "win", f"{game_id} {number}: {name} calls a won position dead"
+    if game.family == "banner":
+        assert dead > 0
