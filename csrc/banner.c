@@ -58,7 +58,10 @@ int banner_setup(BannerDeal *d, BannerState *s, const uint8_t *cards, int ncards
     for (int i = cells; i < BANNER_MAX_CELLS; i++) s->cell[i] = BANNER_EMPTY;
     d->talon = nrest - cells;
     memcpy(d->rank, rest + cells, (size_t)d->talon);
-    for (int i = 0; i < d->talon; i++) s->present[i >> 6] |= 1ULL << (i & 63);
+    for (int i = 0; i < d->talon; i++) {
+        s->present[i >> 6] |= 1ULL << (i & 63);
+        d->rank_mask[d->rank[i]][i >> 6] |= 1ULL << (i & 63);
+    }
     for (int j = 0; j < reserve; j++)
         for (int k = 0; k < RUN_LENGTH; k++) d->need[j * RUN_LENGTH + k] = (uint8_t)((d->base[j] + 1 + k) % 13);
     s->p = 1;
@@ -158,6 +161,14 @@ static void make_key(const void *dv, const void *sv, Key *k) {
     k->w[2] = w2;
 }
 
+/* Take the highest talon position out of mask and return its rank. */
+static inline int next_down(const BannerDeal *d, uint64_t *mask) {
+    int w = mask[1] ? 1 : 0;
+    int top = 63 - __builtin_clzll(mask[w]);
+    mask[w] &= ~(1ULL << top);
+    return d->rank[64 * w + top];
+}
+
 /* PRUNE_BANNER_REACH (docs/solver.md, "capture bound").  In the last pass every play takes the
  * waste top ("captures" it: it is played or goes into the cell just emptied), and a deal pushes
  * the top down.  So before play m exactly m+1 talon cards have been captured, and with the cells
@@ -171,20 +182,15 @@ static int is_dead(const void *dv, const void *sv, unsigned prune) {
     const BannerState *s = sv;
     if (!(prune & PRUNE_BANNER_REACH) || s->passes < d->passes || s->p == 0) return 0;
     int have[13] = {0};      /* cells + captured waste top segment */
-    int stock[13] = {0};
-    int waste[BANNER_MAX_TALON], nwaste = 0;
+    int stock[13];
     for (int i = 0; i < d->cells; i++)
         if (s->cell[i] != BANNER_EMPTY) have[s->cell[i]]++;
     uint64_t below[2] = {s->present[0] & below_mask(s->p, 0), s->present[1] & below_mask(s->p, 1)};
-    for (int w = 0; w < 2; w++)
-        for (uint64_t b = s->present[w] & ~below[w]; b; b &= b - 1)
-            stock[d->rank[64 * w + __builtin_ctzll(b)]]++;
-    for (int w = 1; w >= 0; w--)
-        for (uint64_t b = below[w]; b; ) {
-            int top = 63 - __builtin_clzll(b);
-            b &= ~(1ULL << top);
-            waste[nwaste++] = d->rank[64 * w + top];
-        }
+    uint64_t above[2] = {s->present[0] & ~below[0], s->present[1] & ~below[1]};
+    for (int r = 0; r < 13; r++)
+        stock[r] = __builtin_popcountll(above[0] & d->rank_mask[r][0]) +
+                   __builtin_popcountll(above[1] & d->rank_mask[r][1]);
+    int nwaste = __builtin_popcountll(below[0]) + __builtin_popcountll(below[1]);
     /* need[r]: copies of r the plays so far take; from_stock: captures the stock must supply */
     int need[13] = {0}, from_stock = 0, short_ranks = 0, a = 0;
     int j = s->run * RUN_LENGTH + s->k, end = d->reserve * RUN_LENGTH;
@@ -197,7 +203,8 @@ static int is_dead(const void *dv, const void *sv, unsigned prune) {
         }
         while (short_ranks > 0) {            /* the stock cannot cover: go deeper in the waste */
             if (a == nwaste) return 1;
-            int c = waste[a++];
+            int c = next_down(d, below);
+            a++;
             if (need[c] > have[c]) {
                 from_stock--;
                 if (need[c] - have[c] == stock[c] + 1) short_ranks--;

@@ -20,6 +20,7 @@ typedef struct {
     uint8_t base[8];                    /* rank of the reserve card that closes run j (top first) */
     uint8_t rank[BANNER_MAX_TALON];     /* talon ranks in turn order */
     uint8_t need[8 * RUN_LENGTH];       /* the ranks the foundation takes, in order, all runs */
+    uint64_t rank_mask[13][2];          /* talon positions holding each rank */
 } BannerDeal;
 
 typedef struct {

@@ -11,6 +11,7 @@
 #define POLL_EVERY 32768          /* nodes between polls for Ctrl-C (takes the GIL) */
 #define PROBE_NODES 20000         /* node budget of the first probe; each next one doubles it */
 #define PROBE_SHARE 4             /* probes take at most 1/PROBE_SHARE of what is left */
+#define MAX_PROBES 24
 
 typedef struct {
     StateBuf state;
@@ -125,17 +126,20 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     /* Probes first: finding a win is usually cheap when the line strays little from the move
      * order, while a plain depth-first search can sink its whole budget under one early mistake.
      * They spend at most PROBE_SHARE of the node budget; then the exhaustive search decides. */
-    if (lim->probes) {
-        uint64_t probe_nodes = PROBE_NODES;
-        for (int k = 0; k < lim->probes; k++, probe_nodes *= 2) {
-            uint64_t left = budget - out->nodes;
-            uint64_t b = probe_nodes < left / PROBE_SHARE ? probe_nodes : left / PROBE_SHARE;
-            if (b == 0) break;
-            status = dfs(ops, deal, start, lim, k, b, t0, out);
-            if (status == SEARCH_WIN || status == SEARCH_LIMIT_TIME || status == SEARCH_INTERRUPTED ||
-                status == SEARCH_LIMIT_MEMORY)
-                goto done;
-        }
+    /* With a time limit, probing goes on (each probe twice the last) while it has used less
+     * than a quarter of the time; without one, lim->probes probes are run. */
+    int probes = lim->probes;
+    if (probes && lim->max_seconds > 0) probes = MAX_PROBES;
+    uint64_t probe_nodes = PROBE_NODES;
+    for (int k = 0; k < probes; k++, probe_nodes *= 2) {
+        if (lim->max_seconds > 0 && search_clock() - t0 > lim->max_seconds / PROBE_SHARE) break;
+        uint64_t left = budget - out->nodes;
+        uint64_t b = probe_nodes < left / PROBE_SHARE ? probe_nodes : left / PROBE_SHARE;
+        if (b == 0) break;
+        status = dfs(ops, deal, start, lim, k, b, t0, out);
+        if (status == SEARCH_WIN || status == SEARCH_LIMIT_TIME || status == SEARCH_INTERRUPTED ||
+            status == SEARCH_LIMIT_MEMORY)
+            goto done;
     }
     status = dfs(ops, deal, start, lim, -1, budget - out->nodes, t0, out);
 done:
