@@ -30,6 +30,7 @@ int banner_stock_next(const BannerDeal *d, const BannerState *s) {
 }
 
 int banner_needed(const BannerDeal *d, const BannerState *s) {
+    if (s->run == d->reserve) return -1;      /* won: nothing more is needed */
     return (d->base[s->run] + 1 + s->k) % 13;
 }
 

@@ -155,7 +155,12 @@ static void apply(const void *dv, const void *sv, MoveCode m, void *outv) {
     int t = salic_top(d, s, q);
     take_top(d, s, q, t);
     if (kind == MV_PARK) {
-        s->parked[MOVE_DST(m)] = (uint8_t)t;
+        int e = MOVE_DST(m);
+        /* A card parked back on its own (empty) queen lies just as if it had never left. */
+        if (d->seg_mask[e][t >> 6] & (1ULL << (t & 63)))
+            s->present[t >> 6] |= 1ULL << (t & 63);
+        else
+            s->parked[e] = (uint8_t)t;
         return;
     }
     int r = d->rank[t];
