@@ -181,8 +181,9 @@ static int is_won(const void *dv, const void *sv) {
  * (1 + rank, plus 13 * (suit + 1) for Glencoe's fives and sixes), 0 for none.
  *
  * Queens other than the last that hold at most one card are interchangeable (nothing is dealt
- * onto them; once the stock is empty that includes the last), so their single cards are written as faces, sorted, whether the card is parked or
- * its own segment's last card.  Everything else is kept where it is.  Suits are dropped wherever
+ * onto them; once the stock is empty that includes the last), so their single cards are
+ * written as faces, sorted, whether the card is parked or its own segment's.  Every other pile
+ * keeps its place, its bottom card written as a face (parked or not), the rest as present bits.  Suits are dropped wherever
  * they cannot matter: every face except Glencoe's fives and sixes. */
 static inline uint64_t face(const SalicDeal *d, int pos) {
     int r = d->rank[pos];
@@ -215,6 +216,15 @@ static void make_key(const void *dv, const void *sv, Key *k) {
             single[i] = f;
         } else if (s->parked[q] != PARK_NONE) {
             entry[q] = face(d, s->parked[q]);
+        } else {
+            /* The bottom card is written as a face whether it is parked or its own segment's:
+             * the pile reads the same either way. */
+            uint64_t lo = present[0] & d->seg_mask[q][0], hi = present[1] & d->seg_mask[q][1];
+            if (lo | hi) {
+                int t = lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(hi);
+                present[t >> 6] &= ~(1ULL << (t & 63));
+                entry[q] = face(d, t);
+            }
         }
     }
     for (int q = 0, i = 0; q < s->nq; q++)
