@@ -183,8 +183,8 @@ static int is_won(const void *dv, const void *sv) {
  * Queens other than the last that hold at most one card are interchangeable (nothing is dealt
  * onto them; once the stock is empty that includes the last), so their single cards are
  * written as faces, sorted, whether the card is parked or its own segment's.  Every other pile
- * keeps its place, its bottom card written as a face (parked or not), the rest as present bits.  Suits are dropped wherever
- * they cannot matter: every face except Glencoe's fives and sixes. */
+ * keeps its place, its bottom card written as a face (parked or not), the rest as present bits.
+ * Suits are dropped wherever they cannot matter: every face except Glencoe's fives and sixes. */
 static inline uint64_t face(const SalicDeal *d, int pos) {
     int r = d->rank[pos];
     uint64_t f = 1 + (uint64_t)r;
