@@ -7,6 +7,6 @@ listed here, in this order; a new subcommand is a new module appended to ``COMMA
 Options may come anywhere among a command's operands (each subparser parses with
 ``parse_intermixed_args``), so a command takes no ``argparse.REMAINDER`` operand.
 """
-from . import bench, check, deal, games, solve
+from . import bench, check, deal, games, report, solve, survey
 
-COMMANDS = [games, deal, check, solve, bench]
+COMMANDS = [games, deal, check, solve, bench, survey, report]
