@@ -371,9 +371,10 @@ class BenchReport:
 def bench(settings: BenchSettings, progress=None) -> BenchReport:
     """Run the benchmark and return its report."""
     started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    machine, commit = machine_info(), git_commit()      # the code as it was when the run began
     t0 = time.perf_counter()
     records = run_bench(settings, progress)
-    return BenchReport(settings, records, started_at, time.perf_counter() - t0)
+    return BenchReport(settings, records, started_at, time.perf_counter() - t0, machine, commit)
 
 
 def _ms(seconds: float | None) -> str:

@@ -29,9 +29,10 @@ winning line follows, one move a line with the card it moves ('12. 3>u5  7H'); '
 reads those lines as they are. The search statistics (nodes expanded, distinct states, seconds
 of search, transposition-table memory) go to stderr, one line per deal. --json prints instead
 one JSON object per deal and line on stdout:
-  {"game", "deal", "verdict": "winnable"|"unwinnable"|"unknown", "moves": [...],
+  {"game", "deal", "verdict": "winnable"|"unwinnable"|"unknown", "moves": [...], "length",
    "stats": {"nodes", "states", "seconds", "table_bytes"}, "reason": ...}
-with "reason" ("nodes", "time", "memory", "interrupted") only when the verdict is unknown.
+with "length" the number of moves and "reason" ("nodes", "time", "memory", "interrupted") only
+when the verdict is unknown.
 
 Limits (per deal): --max-nodes positions, --timeout seconds, --max-memory bytes for the
 transposition table (a number with an optional K, M, G or T suffix, powers of 1024: 512M, 2G;
