@@ -12,6 +12,7 @@
 #define PROBE_NODES 20000         /* node budget of the first probe; each next one doubles it */
 #define PROBE_SHARE 4             /* probes take at most 1/PROBE_SHARE of what is left */
 #define MAX_PROBES 24
+#define FIRST_NODES 20000         /* the short exhaustive search before any probe */
 
 typedef struct {
     StateBuf state;
@@ -123,20 +124,26 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     double t0 = search_clock();
     uint64_t budget = lim->max_nodes ? lim->max_nodes : UINT64_MAX;
     int status = SEARCH_NO_WIN;
-    /* Probes first: finding a win is usually cheap when the line strays little from the move
+    /* First a short exhaustive search: most deals are decided within it.  If it ends undecided,
+     * probes follow: finding a win is usually cheap when the line strays little from the move
      * order, while a plain depth-first search can sink its whole budget under one early mistake.
-     * They spend at most PROBE_SHARE of the node budget; then the exhaustive search decides. */
+     * Then the exhaustive search starts again with what is left and decides. */
+    uint64_t first = budget < FIRST_NODES ? budget : FIRST_NODES;
+    status = dfs(ops, deal, start, lim, -1, first, t0, out);
+    if (status != SEARCH_LIMIT_NODES || out->nodes >= budget) goto done;
     /* With a time limit, probing goes on (each probe twice the last) while it has used less
-     * than a quarter of the time; without one, lim->probes probes are run. */
+     * than a quarter of the time; without one, lim->probes probes are run.  All probes together
+     * take at most a quarter of the node budget. */
     int probes = lim->probes;
     if (probes && lim->max_seconds > 0) probes = MAX_PROBES;
+    uint64_t probe_left = (budget - out->nodes) / PROBE_SHARE;
     uint64_t probe_nodes = PROBE_NODES;
-    for (int k = 0; k < probes; k++, probe_nodes *= 2) {
+    for (int k = 0; k < probes && probe_left > 0; k++, probe_nodes *= 2) {
         if (lim->max_seconds > 0 && search_clock() - t0 > lim->max_seconds / PROBE_SHARE) break;
-        uint64_t left = budget - out->nodes;
-        uint64_t b = probe_nodes < left / PROBE_SHARE ? probe_nodes : left / PROBE_SHARE;
-        if (b == 0) break;
+        uint64_t b = probe_nodes < probe_left ? probe_nodes : probe_left;
+        uint64_t before = out->nodes;
         status = dfs(ops, deal, start, lim, k, b, t0, out);
+        probe_left -= out->nodes - before < probe_left ? out->nodes - before : probe_left;
         if (status == SEARCH_WIN || status == SEARCH_LIMIT_TIME || status == SEARCH_INTERRUPTED ||
             status == SEARCH_LIMIT_MEMORY)
             goto done;

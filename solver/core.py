@@ -60,9 +60,12 @@ def to_move(pos, code: tuple) -> Move:
     if kind == _core.PARK:
         return Move(PARK, src + 1, dst + 1)
     # A foundation play: every slot it fits is the same position (docs/solver.md); take the first.
-    for move in pos.legal_moves():
-        if move.kind in (UP, DOWN) and move.src == src + 1:
-            return move
+    card = pos.moved_card(Move(UP, src + 1, 1))
+    if card is not None:
+        for kind, slots in ((UP, pos.up), (DOWN, pos.down)):
+            for j in range(1, len(slots) + 1):
+                if pos.slot_refusal(card, kind, j) is None:
+                    return Move(kind, src + 1, j)
     raise RuntimeError(f"core move {code} has no legal counterpart")
 
 
