@@ -205,8 +205,8 @@ static void make_key(const void *dv, const void *sv, Key *k) {
         if (q != last && size <= 1) {
             in_class[q] = 1;
             uint64_t f = 0;
-            if (size == 1) {
-                int t = salic_top(d, s, q);
+            int t = size == 1 ? salic_top(d, s, q) : -1;
+            if (t >= 0) {
                 f = face(d, t);
                 if (s->parked[q] == PARK_NONE) present[t >> 6] &= ~(1ULL << (t & 63));
             }
