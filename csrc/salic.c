@@ -60,6 +60,16 @@ int salic_top(const SalicDeal *d, const SalicState *s, int q) {
     return s->parked[q] == PARK_NONE ? -1 : s->parked[q];
 }
 
+int salic_below_top(const SalicDeal *d, const SalicState *s, int q) {
+    uint64_t lo = s->present[0] & d->seg_mask[q][0], hi = s->present[1] & d->seg_mask[q][1];
+    if (!(lo | hi)) return -1;                       /* the top is the parked card, if any */
+    if (hi) hi &= ~(1ULL << (63 - __builtin_clzll(hi)));
+    else lo &= ~(1ULL << (63 - __builtin_clzll(lo)));
+    int t = highest_bit(lo, hi);
+    if (t >= 0) return t;
+    return s->parked[q] == PARK_NONE ? -1 : s->parked[q];
+}
+
 int salic_pile_size(const SalicDeal *d, const SalicState *s, int q) {
     return __builtin_popcountll(s->present[0] & d->seg_mask[q][0]) +
            __builtin_popcountll(s->present[1] & d->seg_mask[q][1]) + (s->parked[q] != PARK_NONE);
@@ -113,21 +123,33 @@ static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced,
             out[n++] = MOVE(MV_FOUND, q, 0);
         }
     }
-    if (s->sp < SALIC_CARDS) out[n++] = MOVE(MV_DEAL, 0, 0);
-    if (!can_park) return n;
+    if (!reduced || !can_park) {
+        if (s->sp < SALIC_CARDS) out[n++] = MOVE(MV_DEAL, 0, 0);
+        if (!can_park) return n;
+        for (int q = 0; q < nq; q++)
+            if (top[q] >= 0)
+                for (int e = 0; e < nq; e++)
+                    if (top[e] < 0) out[n++] = MOVE(MV_PARK, q, e);
+        return n;
+    }
+    /* Order only: parks that uncover a card which fits a foundation now come before the deal,
+     * the other parks after it. */
+    MoveCode later[MAX_MOVES];
+    int nl = 0;
     for (int q = 0; q < nq; q++) {
         if (top[q] < 0) continue;
-        if (!reduced) {
-            for (int e = 0; e < nq; e++)
-                if (top[e] < 0) out[n++] = MOVE(MV_PARK, q, e);
-            continue;
-        }
+        int under = salic_below_top(d, s, q);
+        int useful = under >= 0 && room(d, s, d->rank[under], d->suit[under]) > 0;
+        MoveCode *dst = useful ? out : later;
+        int *nd = useful ? &n : &nl;
         /* Empty queens other than the last are interchangeable: try the first only.  Moving the
          * only card of a pile other than the last onto one of them just renames the queens. */
         if (first_empty >= 0 && !(q != last && salic_pile_size(d, s, q) == 1))
-            out[n++] = MOVE(MV_PARK, q, first_empty);
-        if (last >= 0 && top[last] < 0) out[n++] = MOVE(MV_PARK, q, last);
+            dst[(*nd)++] = MOVE(MV_PARK, q, first_empty);
+        if (last >= 0 && top[last] < 0) dst[(*nd)++] = MOVE(MV_PARK, q, last);
     }
+    if (s->sp < SALIC_CARDS) out[n++] = MOVE(MV_DEAL, 0, 0);
+    for (int i = 0; i < nl; i++) out[n++] = later[i];
     return n;
 }
 

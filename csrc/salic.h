@@ -42,6 +42,8 @@ int salic_setup(SalicDeal *deal, SalicState *start, const uint8_t *cards, int su
 /* The top card (deal position) of queen q's pile, or -1 when the queen is empty. */
 int salic_top(const SalicDeal *d, const SalicState *s, int q);
 int salic_pile_size(const SalicDeal *d, const SalicState *s, int q);
+/* The card just under the top of queen q's pile, or -1. */
+int salic_below_top(const SalicDeal *d, const SalicState *s, int q);
 
 extern const GameOps SALIC_OPS;
 
