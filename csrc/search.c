@@ -10,7 +10,7 @@
 #define CLOCK_EVERY 1024          /* nodes between clock reads */
 #define POLL_EVERY 32768          /* nodes between polls for Ctrl-C (takes the GIL) */
 #define PROBE_NODES 20000         /* node budget of the first probe; each next one doubles it */
-#define PROBE_SHARE 4             /* probes take at most 1/PROBE_SHARE of what is left */
+#define PROBE_SHARE 2             /* probes take at most 1/PROBE_SHARE of the budget */
 #define MAX_PROBES 24
 #define FIRST_NODES 20000         /* the short exhaustive search before any probe */
 
@@ -134,9 +134,11 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     /* With a time limit, probing goes on (each probe twice the last) while it has used less
      * than a quarter of the time; without one, lim->probes probes are run.  All probes together
      * take at most a quarter of the node budget. */
-    int probes = lim->probes;
-    if (probes && lim->max_seconds > 0) probes = MAX_PROBES;
+    int probes = lim->probes ? MAX_PROBES : 0;
     uint64_t probe_left = (budget - out->nodes) / PROBE_SHARE;
+    /* Without a node limit, probes stop at as many nodes as the table could hold. */
+    uint64_t table_states = lim->max_bytes / sizeof(Key);
+    if (!lim->max_nodes && probe_left > table_states) probe_left = table_states;
     uint64_t probe_nodes = PROBE_NODES;
     for (int k = 0; k < probes && probe_left > 0; k++, probe_nodes *= 2) {
         if (lim->max_seconds > 0 && search_clock() - t0 > lim->max_seconds / PROBE_SHARE) break;
@@ -144,9 +146,9 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
         uint64_t before = out->nodes;
         status = dfs(ops, deal, start, lim, k, b, t0, out);
         probe_left -= out->nodes - before < probe_left ? out->nodes - before : probe_left;
-        if (status == SEARCH_WIN || status == SEARCH_LIMIT_TIME || status == SEARCH_INTERRUPTED ||
-            status == SEARCH_LIMIT_MEMORY)
+        if (status == SEARCH_WIN || status == SEARCH_LIMIT_TIME || status == SEARCH_INTERRUPTED)
             goto done;
+        if (status == SEARCH_LIMIT_MEMORY) break;   /* wider probes would not fit either */
     }
     status = dfs(ops, deal, start, lim, -1, budget - out->nodes, t0, out);
 done:
