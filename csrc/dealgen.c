@@ -258,12 +258,19 @@ static void shuffle_checked(int len, const uint32_t *words, size_t n_words, int 
         shuffle_mt(cards, len, words, n_words);
 }
 
+/* Checks the game and the seed; trims the seed's leading zero words. */
+static int check_request(int family, int decks, const uint32_t *words, size_t *n_words, int ms)
+{
+    int status = check_game(family, decks);
+    *n_words = significant_words(words, *n_words);
+    if (status == DEALGEN_OK)
+        status = check_seed(words, *n_words, ms);
+    return status;
+}
+
 int dealgen_shuffle(int decks, const uint32_t *words, size_t n_words, int ms, uint8_t *out)
 {
-    int status = check_game(DEALGEN_BANNER, decks);
-    n_words = significant_words(words, n_words);
-    if (status == DEALGEN_OK)
-        status = check_seed(words, n_words, ms);
+    int status = check_request(DEALGEN_BANNER, decks, words, &n_words, ms);
     if (status != DEALGEN_OK)
         return status;
     shuffle_checked(decks * 52, words, n_words, ms, 0, out);
@@ -274,10 +281,7 @@ int dealgen_deal(int family, int decks, const uint32_t *words, size_t n_words, i
                  uint8_t *out)
 {
     uint8_t shuffled[MAX_CARDS];
-    int status = check_game(family, decks);
-    n_words = significant_words(words, n_words);
-    if (status == DEALGEN_OK)
-        status = check_seed(words, n_words, ms);
+    int status = check_request(family, decks, words, &n_words, ms);
     if (status != DEALGEN_OK)
         return status;
     shuffle_checked(decks * 52, words, n_words, ms, 1, shuffled);
