@@ -12,7 +12,7 @@
 #define PROBE_NODES 20000         /* node budget of the first probe; each next one doubles it */
 #define PROBE_SHARE 2             /* probes take at most 1/PROBE_SHARE of the budget */
 #define MAX_PROBES 24
-#define FIRST_NODES 20000         /* the short exhaustive search before any probe */
+#define FIRST_NODES 1000          /* the short exhaustive search before any probe */
 
 typedef struct {
     StateBuf state;
