@@ -199,10 +199,7 @@ static inline int next_down(const BannerDeal *d, uint64_t *mask) {
  * capture in any order (a relaxation).  Taking the a top waste cards leaves m+1-a captures for
  * the stock; if for some m no a works, no line wins.  The smallest a that leaves no rank short
  * of stock copies is the best a: every deeper card costs one capture and saves at most one. */
-static int is_dead(const void *dv, const void *sv, unsigned prune) {
-    const BannerDeal *d = dv;
-    const BannerState *s = sv;
-    if (!(prune & PRUNE_BANNER_REACH) || s->passes < d->passes || s->p == 0) return 0;
+static int capture_bound_dead(const BannerDeal *d, const BannerState *s) {
     int have[13] = {0};      /* cells + captured waste top segment */
     int stock[13];
     for (int i = 0; i < d->cells; i++)
@@ -238,6 +235,60 @@ static int is_dead(const void *dv, const void *sv, unsigned prune) {
         if (a == nwaste) return 0;
     }
     return 0;
+}
+
+/* Counts of ranks held (cells and captures) against ranks wanted (plays so far), and how many
+ * ranks are short: wanted more often than held. */
+typedef struct { int have[13], want[13], short_ranks; } Tally;
+
+static inline void tally_gain(Tally *t, int r) {
+    if (t->want[r] == ++t->have[r]) t->short_ranks--;
+}
+
+static inline void tally_need(Tally *t, int r) {
+    if (++t->want[r] == t->have[r] + 1) t->short_ranks++;
+}
+
+/* PRUNE_BANNER_PREFIX (docs/solver.md, "prefix bound").  In the last pass every waste card must
+ * be captured, the i-th from the top after the (i-1)-th; and when it is captured, every stock
+ * card dealt so far sits above it and has been captured already, so the stock cards captured by
+ * then are exactly the first K_i of the stock, with K_i never falling as i grows.  That capture
+ * is play i-1+K_i, so the cells, the top i waste cards and the first K_i stock cards must hold
+ * every rank plays 0..i-1+K_i need.  The smallest K_i that meets this (and is at least K_(i-1))
+ * is the best choice for every later i, which only asks K_(i+1) >= K_i; if the stock runs out
+ * first, no line wins. */
+static int prefix_bound_dead(const BannerDeal *d, const BannerState *s) {
+    Tally t = {{0}, {0}, 0};
+    for (int i = 0; i < d->cells; i++)
+        if (s->cell[i] != BANNER_EMPTY) t.have[s->cell[i]]++;
+    uint64_t waste[2] = {s->present[0] & below_mask(s->p, 0), s->present[1] & below_mask(s->p, 1)};
+    uint64_t stock[2] = {s->present[0] & ~waste[0], s->present[1] & ~waste[1]};
+    int j = s->run * RUN_LENGTH + s->k, end = d->reserve * RUN_LENGTH;
+    int plays = 0, captures = 0;     /* plays counted into want; cards captured so far */
+    while (waste[0] | waste[1]) {
+        tally_gain(&t, next_down(d, waste));
+        captures++;
+        for (;;) {
+            while (plays < captures && j + plays < end) tally_need(&t, d->need[j + plays++]);
+            if (t.short_ranks == 0) break;
+            int w = stock[0] ? 0 : 1;
+            if (!stock[w]) return 1;
+            int pos = __builtin_ctzll(stock[w]);
+            stock[w] &= stock[w] - 1;
+            tally_gain(&t, d->rank[64 * w + pos]);
+            captures++;
+        }
+    }
+    return 0;
+}
+
+/* The last pass's dead-end tests, each under its own switch. */
+static int is_dead(const void *dv, const void *sv, unsigned prune) {
+    const BannerDeal *d = dv;
+    const BannerState *s = sv;
+    if (s->passes < d->passes || s->p == 0) return 0;
+    if ((prune & PRUNE_BANNER_REACH) && capture_bound_dead(d, s)) return 1;
+    return (prune & PRUNE_BANNER_PREFIX) && prefix_bound_dead(d, s);
 }
 
 const GameOps BANNER_OPS = {sizeof(BannerState), gen_moves, apply, is_won, make_key, is_dead};

@@ -38,6 +38,7 @@ enum {
     PRUNE_SAFE_FOUNDATION = 1,   /* Salic: a foundation move no other card can compete for is forced */
     PRUNE_BANNER_REACH = 2,      /* Banner: the last pass's capture bound                         */
     PRUNE_SYMMETRY = 4,          /* moves whose result is a relabelling of a sibling's are skipped */
+    PRUNE_BANNER_PREFIX = 8,     /* Banner: the last pass's prefix bound                          */
     PRUNE_ALL = 0xffff
 };
 

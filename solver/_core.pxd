@@ -14,7 +14,7 @@ cdef extern from "core.h":
         void (*key)(const void *deal, const void *state, Key *out) noexcept nogil
         int (*is_dead)(const void *deal, const void *state, unsigned prune) noexcept nogil
     int MAX_MOVES
-    unsigned PRUNE_ALL, PRUNE_SAFE_FOUNDATION, PRUNE_BANNER_REACH, PRUNE_SYMMETRY
+    unsigned PRUNE_ALL, PRUNE_SAFE_FOUNDATION, PRUNE_BANNER_REACH, PRUNE_SYMMETRY, PRUNE_BANNER_PREFIX
 
 cdef extern from "search.h":
     ctypedef struct SearchLimits:

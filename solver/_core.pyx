@@ -14,7 +14,7 @@ DEAL, FOUND, PARK, WASTE, CELL, REDEAL = range(6)
 STATUS = ("win", "no_win", "nodes", "time", "memory", "interrupted")
 PRUNE_ALL_FLAGS = PRUNE_ALL
 RULE_BITS = {"safe-foundation": PRUNE_SAFE_FOUNDATION, "banner-reach": PRUNE_BANNER_REACH,
-             "symmetry": PRUNE_SYMMETRY}
+             "symmetry": PRUNE_SYMMETRY, "banner-prefix": PRUNE_BANNER_PREFIX}
 PROBES = 6      # bounded-discrepancy probes before the exhaustive search
 
 

@@ -77,7 +77,7 @@ def test_dead_positions_are_not_won(game_id):
     """Along random playouts, a position any rule calls dead is lost for the plain search."""
     game = find_game(game_id)
     rng = random.Random(game_id)
-    dead = 0
+    fired: Counter = Counter()
     for _ in range(15):
         number = rng.randint(1, 10 ** 6)
         deal = deal_from_number(game, number)
@@ -90,8 +90,9 @@ def test_dead_positions_are_not_won(game_id):
                 continue
             for name, bits in CONFIGS.items():
                 if pos.is_dead(bits):
-                    dead += 1
+                    fired[name] += 1
                     status = core.search(300_000, 0.0, 1 << 30, 0, pos)[0]
                     assert status != "win", f"{game_id} {number}: {name} calls a won position dead"
     if game.family == "banner":
-        assert dead > 0
+        # Each dead-end rule of the family fires on its own, so none is checked vacuously.
+        assert fired["banner-reach"] > 0 and fired["banner-prefix"] > 0, dict(fired)
