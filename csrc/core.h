@@ -56,6 +56,10 @@ typedef struct GameOps {
     void (*key)(const void *deal, const void *state, Key *out);
     /* Sound dead-end test (pruning); 1 = no win can follow. */
     int (*is_dead)(const void *deal, const void *state, unsigned prune);
+    /* Probes (search.c): taking the i-th move of a position costs i * choice_cost discrepancies
+     * (choice_cost NULL: 1), and probe k allows k * probe_step of them. */
+    int (*choice_cost)(const void *deal, const void *state);
+    int probe_step;
 } GameOps;
 
 #endif

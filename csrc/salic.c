@@ -263,4 +263,5 @@ static int is_dead(const void *dv, const void *sv, unsigned prune) {
     return 0;
 }
 
-const GameOps SALIC_OPS = {sizeof(SalicState), gen_moves, apply, is_won, make_key, is_dead};
+const GameOps SALIC_OPS = {sizeof(SalicState), gen_moves, apply, is_won, make_key, is_dead, NULL,
+                           1};

@@ -19,6 +19,7 @@ typedef struct {
     MoveCode moves[MAX_MOVES];
     uint8_t n, i;
     uint8_t disc;                 /* discrepancies spent on the way here (probes) */
+    uint8_t cost;                 /* discrepancies per step down this position's move list */
 } Frame;
 
 double search_clock(void) {
@@ -36,8 +37,9 @@ static int collect_path(const Frame *frames, int depth, SearchResult *out) {
 }
 
 /* One depth-first search over a fresh table.  max_disc >= 0 makes it a probe: trying the i-th
- * move of a position (0-based, in the generator's order) costs i discrepancies, and a line may
- * spend at most max_disc; a probe proves nothing when it finds no win. */
+ * move of a position (0-based, in the generator's order) costs i * GameOps.choice_cost
+ * discrepancies, and a line may spend at most max_disc; a probe proves nothing when it finds
+ * no win. */
 static int dfs(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
                int max_disc, uint64_t node_budget, double t0, SearchResult *out) {
     Table table;
@@ -62,15 +64,16 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
         frames[0].n = (uint8_t)ops->gen_moves(deal, start, frames[0].moves, reduced, prune);
         frames[0].i = 0;
         frames[0].disc = 0;
+        frames[0].cost = (uint8_t)(ops->choice_cost ? ops->choice_cost(deal, start) : 1);
         depth = 1;
     }
     while (depth > 0) {
         Frame *f = &frames[depth - 1];
-        if (f->i == f->n || (max_disc >= 0 && f->disc + f->i > max_disc)) {
+        int disc = f->disc + f->i * f->cost;
+        if (f->i == f->n || (max_disc >= 0 && disc > max_disc)) {
             depth--;
             continue;
         }
-        int disc = f->disc + f->i;
         MoveCode m = f->moves[f->i++];
         if ((size_t)depth == frame_cap) {
             Frame *bigger = realloc(frames, 2 * frame_cap * sizeof(Frame));
@@ -105,6 +108,7 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
         child->n = (uint8_t)ops->gen_moves(deal, &child->state, child->moves, reduced, prune);
         child->i = 0;
         child->disc = (uint8_t)(disc < 255 ? disc : 255);
+        child->cost = (uint8_t)(ops->choice_cost ? ops->choice_cost(deal, &child->state) : 1);
         depth++;
     }
     if (status == SEARCH_WIN && collect_path(frames, depth, out) != 0) status = SEARCH_LIMIT_MEMORY;
@@ -144,7 +148,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
         if (lim->max_seconds > 0 && search_clock() - t0 > lim->max_seconds / PROBE_SHARE) break;
         uint64_t b = probe_nodes < probe_left ? probe_nodes : probe_left;
         uint64_t before = out->nodes;
-        status = dfs(ops, deal, start, lim, k, b, t0, out);
+        status = dfs(ops, deal, start, lim, k * ops->probe_step, b, t0, out);
         probe_left -= out->nodes - before < probe_left ? out->nodes - before : probe_left;
         if (status == SEARCH_WIN || status == SEARCH_LIMIT_TIME || status == SEARCH_INTERRUPTED)
             goto done;
