@@ -116,7 +116,7 @@ def is_greedy(result) -> bool:
 def measure_deal(game_id: str, number: int, settings: BenchSettings) -> DealRecord:
     """Run one deal through the core (and the reference search when the settings say so)."""
     from .api import solve
-    from .core import ALL_RULES, SearchInterrupted, core_game
+    from .core import DEFAULT_RULES, SearchInterrupted, core_game
     from .deals import deal_from_number
     from .reference_search import reference_solve
 
@@ -139,7 +139,7 @@ def measure_deal(game_id: str, number: int, settings: BenchSettings) -> DealReco
         best_search, path = math.inf, None
         for _ in range(settings.replay_repeat):
             status, path, *_, seconds = core.search(0, 0.0, settings.max_memory or (1 << 30),
-                                                    ALL_RULES)
+                                                    DEFAULT_RULES)
             best_search = min(best_search, seconds)
         replay, won = core.replay_seconds(path, settings.replay_repeat)
         if status != "win" or not won:

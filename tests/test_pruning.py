@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from solver.core import ALL_RULES, PRUNING_RULES, core_game, run
+from solver.core import ALL_RULES, DEFAULT_RULES, PRUNING_RULES, core_game, run
 from solver.deals import deal_from_number
 from solver.games import GAMES, find_game
 from solver.result import Verdict
@@ -22,7 +22,7 @@ from test_agreement import random_prefix
 from test_core import core_code
 
 GAME_IDS = [g.id for g in GAMES]
-CONFIGS = dict(PRUNING_RULES, all=ALL_RULES)
+CONFIGS = dict(PRUNING_RULES, all=ALL_RULES, default=DEFAULT_RULES)
 
 
 def cases(game_id, deals: int, positions: int, seed: int) -> list:
