@@ -70,13 +70,13 @@ int banner_setup(BannerDeal *d, BannerState *s, const uint8_t *cards, int ncards
     return 0;
 }
 
-/* Whether rank r is wanted within the next 12 + cells/2 plays beyond the copies in the cells (the
+/* Whether rank r is wanted within the next 8 + cells plays beyond the copies in the cells (the
  * horizon was tuned on deals 1..200 and checked on 201..300; it orders moves, it prunes nothing). */
 static int wanted_soon(const BannerDeal *d, const BannerState *s, int r) {
     int have = 0;
     for (int i = 0; i < d->cells; i++) have += s->cell[i] == r;
     int j = s->run * RUN_LENGTH + s->k, end = d->reserve * RUN_LENGTH;
-    int horizon = RUN_LENGTH + d->cells / 2;
+    int horizon = 8 + d->cells;
     for (int m = 0; m < horizon && j + m < end; m++)
         if (d->need[j + m] == r && --have < 0) return 1;
     return 0;
