@@ -282,13 +282,17 @@ static int prefix_bound_dead(const BannerDeal *d, const BannerState *s) {
     return 0;
 }
 
-/* The last pass's dead-end tests, each under its own switch. */
-static int is_dead(const void *dv, const void *sv, unsigned prune) {
+/* The last pass's dead-end tests, each under its own switch.  After a play from a position the
+ * prefix bound found alive it needs no second look: the play captured the waste top at play 0,
+ * which is where the parent's sweep put it (a play is possible only when the cells or that top
+ * hold the rank needed), so the child's sweep is the rest of the parent's (docs/solver.md). */
+static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via) {
     const BannerDeal *d = dv;
     const BannerState *s = sv;
     if (s->passes < d->passes || s->p == 0) return 0;
     if ((prune & PRUNE_BANNER_REACH) && capture_bound_dead(d, s)) return 1;
-    return (prune & PRUNE_BANNER_PREFIX) && prefix_bound_dead(d, s);
+    int played = via != MOVE_NONE && (MOVE_KIND(via) == MV_WASTE || MOVE_KIND(via) == MV_CELL);
+    return (prune & PRUNE_BANNER_PREFIX) && !played && prefix_bound_dead(d, s);
 }
 
 /* A probe's discrepancies (docs/solver.md, "order of work"): straying from the move order before

@@ -26,6 +26,7 @@ enum {
     MV_CELL = 4,      /* Banner: cell src to the foundation            */
     MV_REDEAL = 5     /* Banner: turn the waste over as the new stock  */
 };
+#define MOVE_NONE ((MoveCode)0xFFFF)   /* "no move": the position is a search's start */
 #define MOVE(kind, src, dst) ((MoveCode)(((kind) << 8) | ((src) << 4) | (dst)))
 #define MOVE_KIND(m) ((m) >> 8)
 #define MOVE_SRC(m) (((m) >> 4) & 15)
@@ -54,8 +55,9 @@ typedef struct GameOps {
     void (*apply)(const void *deal, const void *state, MoveCode m, void *out);
     int (*is_won)(const void *deal, const void *state);
     void (*key)(const void *deal, const void *state, Key *out);
-    /* Sound dead-end test (pruning); 1 = no win can follow. */
-    int (*is_dead)(const void *deal, const void *state, unsigned prune);
+    /* Sound dead-end test (pruning); 1 = no win can follow.  via is the move that led here from
+     * a position this test (with the same prune) found alive, or MOVE_NONE. */
+    int (*is_dead)(const void *deal, const void *state, unsigned prune, MoveCode via);
     /* Probes (search.c): taking the i-th move of a position costs i * choice_cost discrepancies
      * (choice_cost NULL: 1), and probe k allows k * probe_step of them. */
     int (*choice_cost)(const void *deal, const void *state);

@@ -258,8 +258,8 @@ static void make_key(const void *dv, const void *sv, Key *k) {
     k->w[2] = w2;
 }
 
-static int is_dead(const void *dv, const void *sv, unsigned prune) {
-    (void)dv; (void)sv; (void)prune;
+static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via) {
+    (void)dv; (void)sv; (void)prune; (void)via;
     return 0;
 }
 

@@ -59,7 +59,7 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
     table_insert(&table, &key);
     if (ops->is_won(deal, start)) {
         status = SEARCH_WIN;
-    } else if (!(prune && ops->is_dead(deal, start, prune))) {
+    } else if (!(prune && ops->is_dead(deal, start, prune, MOVE_NONE))) {
         memcpy(&frames[0].state, start, ops->state_size);
         frames[0].n = (uint8_t)ops->gen_moves(deal, start, frames[0].moves, reduced, prune);
         frames[0].i = 0;
@@ -104,7 +104,7 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
                 break;
             }
         }
-        if (prune && ops->is_dead(deal, &child->state, prune)) continue;
+        if (prune && ops->is_dead(deal, &child->state, prune, m)) continue;
         child->n = (uint8_t)ops->gen_moves(deal, &child->state, child->moves, reduced, prune);
         child->i = 0;
         child->disc = (uint8_t)(disc < 255 ? disc : 255);

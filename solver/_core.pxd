@@ -2,6 +2,7 @@ from libc.stdint cimport uint8_t, uint16_t, uint64_t
 
 cdef extern from "core.h":
     ctypedef uint16_t MoveCode
+    MoveCode MOVE_NONE
     ctypedef struct Key:
         uint64_t w[3]
     ctypedef struct StateBuf:
@@ -12,7 +13,7 @@ cdef extern from "core.h":
         void (*apply)(const void *deal, const void *state, MoveCode m, void *out) noexcept nogil
         int (*is_won)(const void *deal, const void *state) noexcept nogil
         void (*key)(const void *deal, const void *state, Key *out) noexcept nogil
-        int (*is_dead)(const void *deal, const void *state, unsigned prune) noexcept nogil
+        int (*is_dead)(const void *deal, const void *state, unsigned prune, MoveCode via) noexcept nogil
     int MAX_MOVES
     unsigned PRUNE_ALL, PRUNE_SAFE_FOUNDATION, PRUNE_BANNER_REACH, PRUNE_SYMMETRY, PRUNE_BANNER_PREFIX
 

@@ -150,7 +150,7 @@ cdef class CorePosition:
         return bool(self.game.ops.is_won(self.game.deal, &self.state))
 
     def is_dead(self, unsigned prune=PRUNE_ALL):
-        return bool(self.game.ops.is_dead(self.game.deal, &self.state, prune))
+        return bool(self.game.ops.is_dead(self.game.deal, &self.state, prune, MOVE_NONE))
 
     def key(self):
         cdef Key k

@@ -12,6 +12,7 @@ from collections import Counter
 
 import pytest
 
+from solver import _core
 from solver.core import ALL_RULES, DEFAULT_RULES, PRUNING_RULES, core_game, run
 from solver.deals import deal_from_number
 from solver.games import GAMES, find_game
@@ -96,3 +97,38 @@ def test_dead_positions_are_not_won(game_id):
     if game.family == "banner":
         # Each dead-end rule of the family fires on its own, so none is checked vacuously.
         assert fired["banner-reach"] > 0 and fired["banner-prefix"] > 0, dict(fired)
+
+
+@pytest.mark.parametrize("game_id", [g.id for g in GAMES if g.family == "banner"])
+def test_prefix_bound_is_inherited_by_plays(game_id):
+    """The search skips the prefix bound after a play from a position it found alive; every such
+    play must indeed lead to a position the full test finds alive (docs/solver.md). Alive
+    positions are taken along winning lines and short random walks off them."""
+    game = find_game(game_id)
+    rng = random.Random(f"inherit-{game_id}")
+    prefix_bit = PRUNING_RULES["banner-prefix"]
+    checked = 0
+    number = 0
+    while checked < 300 and number < 60:
+        number += 1
+        core = core_game(game, deal_from_number(game, number))
+        status, line, *_ = core.search(200_000, 0.0, 1 << 28, DEFAULT_RULES)
+        if status != "win":
+            continue
+        pos = core.position()
+        for step in line:
+            walk = pos
+            for _ in range(rng.randint(0, 6)):
+                state = walk.describe()
+                last_pass = state["passes"] == game.max_passes and state["waste"]
+                if last_pass and not walk.is_dead(prefix_bit):
+                    for m in walk.moves():
+                        if m[0] in (_core.WASTE, _core.CELL):
+                            assert not walk.play(m).is_dead(prefix_bit), (game_id, number, m)
+                            checked += 1
+                moves = walk.moves()
+                if not moves:
+                    break
+                walk = walk.play(rng.choice(moves))
+            pos = pos.play(tuple(step))
+    assert checked >= 300, checked
