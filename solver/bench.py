@@ -316,7 +316,8 @@ def machine_info() -> dict:
 
 def git_commit(directory: "str | Path | None" = None) -> dict:
     """The commit of the checkout holding the package, and whether its code has uncommitted
-    changes (solver/, csrc/, setup.py); nulls outside a git checkout."""
+    changes (solver/, csrc/, setup.py). Outside a git checkout: the commit a `git archive` of
+    the sources recorded in solver/_commit.py (dirty unknown), else nulls."""
     directory = Path(directory or Path(__file__).resolve().parent.parent)
 
     def git(*args):
@@ -324,12 +325,15 @@ def git_commit(directory: "str | Path | None" = None) -> dict:
                               timeout=30)
     try:
         head = git("rev-parse", "HEAD")
-        if head.returncode != 0:
-            return {"commit": None, "dirty": None}
-        status = git("status", "--porcelain", "--", "solver", "csrc", "setup.py")
-        return {"commit": head.stdout.strip(), "dirty": bool(status.stdout.strip())}
+        if head.returncode == 0:
+            status = git("status", "--porcelain", "--", "solver", "csrc", "setup.py")
+            return {"commit": head.stdout.strip(), "dirty": bool(status.stdout.strip())}
     except (OSError, subprocess.SubprocessError):
+        pass
+    from . import _commit
+    if _commit.COMMIT.startswith("$"):
         return {"commit": None, "dirty": None}
+    return {"commit": _commit.COMMIT, "dirty": None}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """``solver bench`` and solver/bench.py: the figures, the saved files, the command line."""
 import importlib.util
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -264,3 +265,17 @@ def test_run_bench_defaults_are_the_issue_settings():
                                                   "--max-nodes", "99"]))
     assert args.games == ["clover"] and args.deals == "1..200" and args.timeout == 2
     assert args.max_nodes == 99
+
+
+def test_git_commit_in_the_checkout_and_from_an_archive(tmp_path, monkeypatch):
+    """In this checkout the commit is git's HEAD; outside any checkout it is what `git archive`
+    wrote into solver/_commit.py, or nothing when that is still the placeholder."""
+    from solver import _commit, bench
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(bench.__file__).parent,
+                          capture_output=True, text=True)
+    if head.returncode == 0:        # the tests run from a checkout (or an installed copy)
+        assert bench.git_commit(Path(bench.__file__).parent.parent)["commit"] == head.stdout.strip()
+    monkeypatch.setattr(_commit, "COMMIT", "0123abcd" * 5)
+    assert bench.git_commit(tmp_path) == {"commit": "0123abcd" * 5, "dirty": None}
+    monkeypatch.setattr(_commit, "COMMIT", "$Format:%H$")
+    assert bench.git_commit(tmp_path) == {"commit": None, "dirty": None}
