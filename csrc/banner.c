@@ -86,27 +86,31 @@ static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced,
     const BannerDeal *d = dv;
     const BannerState *s = sv;
     (void)prune;
-    int n = 0;
     if (s->run == d->reserve) return 0;
     int need = banner_needed(d, s);
     int w = banner_waste_top(s);
-    if (w >= 0 && d->rank[w] == need) out[n++] = MOVE(MV_WASTE, 0, 0);
     /* Playing the needed rank from a cell or from the waste gives the same position once cells
-     * are read as a multiset, and so does playing it from either of two cells: one play suffices. */
-    for (int i = 0; i < d->cells && !(reduced && n); i++)
-        if (s->cell[i] == need) out[n++] = MOVE(MV_CELL, i, 0);
-    int plays = n;
+     * are read as a multiset, and so does playing it from either of two cells: one play suffices.
+     * The list is: one play, the turn (deal or redeal), then, unreduced, the other plays, so
+     * that a probe (search.c) counts a turn as one step down the list in both modes. */
+    MoveCode plays[1 + BANNER_MAX_CELLS];
+    int np = 0, n = 0;
+    if (w >= 0 && d->rank[w] == need) plays[np++] = MOVE(MV_WASTE, 0, 0);
+    for (int i = 0; i < d->cells; i++)
+        if (s->cell[i] == need) plays[np++] = MOVE(MV_CELL, i, 0);
+    if (np) out[n++] = plays[0];
     int next = banner_stock_next(d, s);
     if (next >= 0) out[n++] = MOVE(MV_DEAL, 0, 0);
     else if (w >= 0 && s->passes < d->passes) out[n++] = MOVE(MV_REDEAL, 0, 0);
     /* Move order only (docs/solver.md, "move order"): before the last pass, a play from a cell
      * is tried after the deal when the waste top it would pull into the cell is not wanted soon. */
-    if (reduced && plays == 1 && n == 2 && MOVE_KIND(out[0]) == MV_CELL && w >= 0 &&
-        s->passes < d->passes && !wanted_soon(d, s, d->rank[w])) {
+    if (np && n == 2 && MOVE_KIND(out[0]) == MV_CELL && w >= 0 && s->passes < d->passes &&
+        !wanted_soon(d, s, d->rank[w])) {
         MoveCode play = out[0];
         out[0] = out[1];
         out[1] = play;
     }
+    for (int i = 1; i < np && !reduced; i++) out[n++] = plays[i];
     return n;
 }
 

@@ -51,6 +51,7 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
     }
     unsigned prune = lim->prune;
     int reduced = (prune & PRUNE_SYMMETRY) != 0;
+    int weighted = prune && ops->choice_cost;
     Key key;
     int status = SEARCH_NO_WIN, depth = 0;
     uint64_t nodes = 0;
@@ -64,7 +65,7 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
         frames[0].n = (uint8_t)ops->gen_moves(deal, start, frames[0].moves, reduced, prune);
         frames[0].i = 0;
         frames[0].disc = 0;
-        frames[0].cost = (uint8_t)(ops->choice_cost ? ops->choice_cost(deal, start) : 1);
+        frames[0].cost = (uint8_t)(weighted ? ops->choice_cost(deal, start) : 1);
         depth = 1;
     }
     while (depth > 0) {
@@ -108,7 +109,7 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
         child->n = (uint8_t)ops->gen_moves(deal, &child->state, child->moves, reduced, prune);
         child->i = 0;
         child->disc = (uint8_t)(disc < 255 ? disc : 255);
-        child->cost = (uint8_t)(ops->choice_cost ? ops->choice_cost(deal, &child->state) : 1);
+        child->cost = (uint8_t)(weighted ? ops->choice_cost(deal, &child->state) : 1);
         depth++;
     }
     if (status == SEARCH_WIN && collect_path(frames, depth, out) != 0) status = SEARCH_LIMIT_MEMORY;
@@ -148,7 +149,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
         if (lim->max_seconds > 0 && search_clock() - t0 > lim->max_seconds / PROBE_SHARE) break;
         uint64_t b = probe_nodes < probe_left ? probe_nodes : probe_left;
         uint64_t before = out->nodes;
-        status = dfs(ops, deal, start, lim, k * ops->probe_step, b, t0, out);
+        status = dfs(ops, deal, start, lim, k * (lim->prune && ops->choice_cost ? ops->probe_step : 1), b, t0, out);
         probe_left -= out->nodes - before < probe_left ? out->nodes - before : probe_left;
         if (status == SEARCH_WIN || status == SEARCH_LIMIT_TIME || status == SEARCH_INTERRUPTED)
             goto done;
