@@ -145,11 +145,13 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     uint64_t table_states = lim->max_bytes / sizeof(Key);
     if (!lim->max_nodes && probe_left > table_states) probe_left = table_states;
     uint64_t probe_nodes = PROBE_NODES;
+    /* Discrepancies are weighted (GameOps.choice_cost) only with pruning on, as in dfs(). */
+    int probe_step = lim->prune && ops->choice_cost ? ops->probe_step : 1;
     for (int k = 0; k < probes && probe_left > 0; k++, probe_nodes *= 2) {
         if (lim->max_seconds > 0 && search_clock() - t0 > lim->max_seconds / PROBE_SHARE) break;
         uint64_t b = probe_nodes < probe_left ? probe_nodes : probe_left;
         uint64_t before = out->nodes;
-        status = dfs(ops, deal, start, lim, k * (lim->prune && ops->choice_cost ? ops->probe_step : 1), b, t0, out);
+        status = dfs(ops, deal, start, lim, k * probe_step, b, t0, out);
         probe_left -= out->nodes - before < probe_left ? out->nodes - before : probe_left;
         if (status == SEARCH_WIN || status == SEARCH_LIMIT_TIME || status == SEARCH_INTERRUPTED)
             goto done;
