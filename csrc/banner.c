@@ -290,7 +290,8 @@ static int prefix_bound_dead(const BannerDeal *d, const BannerState *s) {
  * prefix bound found alive it needs no second look: the play captured the waste top at play 0,
  * which is where the parent's sweep put it (a play is possible only when the cells or that top
  * hold the rank needed), so the child's sweep is the rest of the parent's (docs/solver.md). */
-static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via) {
+static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via, void *scratch) {
+    (void)scratch;
     const BannerDeal *d = dv;
     const BannerState *s = sv;
     if (s->passes < d->passes || s->p == 0) return 0;
@@ -311,4 +312,4 @@ static int choice_cost(const void *dv, const void *sv) {
 }
 
 const GameOps BANNER_OPS = {sizeof(BannerState), gen_moves, apply, is_won, make_key, is_dead,
-                            choice_cost, EARLY_CHOICE_COST};
+                            choice_cost, EARLY_CHOICE_COST, 0, 0};

@@ -40,6 +40,9 @@ enum {
     PRUNE_BANNER_REACH = 2,      /* Banner: the last pass's capture bound                         */
     PRUNE_SYMMETRY = 4,          /* moves whose result is a relabelling of a sibling's are skipped */
     PRUNE_BANNER_PREFIX = 8,     /* Banner: the last pass's prefix bound                          */
+    PRUNE_LONE_CARD = 16,        /* Salic: once the stock is empty, a lone card that fits is played */
+    PRUNE_LAST_COPIES = 32,      /* Salic: ... and so is a top card whose face is left in its pile only */
+    PRUNE_PARKING_ROOM = 64,     /* Salic: the piles cannot be dug out with the queens there are  */
     PRUNE_ALL = 0xffff
 };
 
@@ -56,12 +59,19 @@ typedef struct GameOps {
     int (*is_won)(const void *deal, const void *state);
     void (*key)(const void *deal, const void *state, Key *out);
     /* Sound dead-end test (pruning); 1 = no win can follow.  via is the move that led here from
-     * a position this test (with the same prune) found alive, or MOVE_NONE. */
-    int (*is_dead)(const void *deal, const void *state, unsigned prune, MoveCode via);
+     * a position this test (with the same prune) found alive, or MOVE_NONE.  scratch is
+     * scratch_size zeroed bytes kept for one whole search (its probes included), or NULL: the
+     * game may keep statistics there to decide how often to run a costly test. */
+    int (*is_dead)(const void *deal, const void *state, unsigned prune, MoveCode via,
+                   void *scratch);
     /* Probes (search.c): taking the i-th move of a position costs i * choice_cost discrepancies
      * (choice_cost NULL: 1), and probe k allows k * probe_step of them. */
     int (*choice_cost)(const void *deal, const void *state);
     int probe_step;
+    /* Rules left out of the first short search (search.c): tests that cost more than they save
+     * on the deals that search decides. */
+    unsigned later_rules;
+    size_t scratch_size;
 } GameOps;
 
 #endif

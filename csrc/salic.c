@@ -12,6 +12,14 @@ static const int8_t DOWN_BELOW[13] = {1, 2, 3, 4, -1, -1, -1, -1, -1, -1, -1, -1
 
 static inline int is_up_rank(int r) { return r >= SIX && r <= 10; }
 
+/* A card's face: its rank, and for Glencoe's fives and sixes its suit too (13 + 13 * suit +
+ * rank).  Cards of one face are interchangeable everywhere; cards of different faces never
+ * compete for the same foundation room. */
+static inline int face_index(const SalicDeal *d, int pos) {
+    int r = d->rank[pos];
+    return d->suited_slots && (r == SIX || r == FIVE) ? 13 + 13 * d->suit[pos] + r : r;
+}
+
 static inline int highest_bit(uint64_t lo, uint64_t hi) {
     if (hi) return 127 - __builtin_clzll(hi);
     if (lo) return 63 - __builtin_clzll(lo);
@@ -39,12 +47,16 @@ int salic_setup(SalicDeal *d, SalicState *s, const uint8_t *cards, int suited_sl
             d->seg_mask[q][i >> 6] |= 1ULL << (i & 63);
         }
     }
+    d->suited_slots = (uint8_t)suited_slots;
+    for (int i = 0; i < SALIC_CARDS; i++) {
+        int f = face_index(d, i);
+        d->face_mask[f][i >> 6] |= 1ULL << (i & 63);
+    }
     if (q != SALIC_QUEENS - 1) return -1;
     for (int n = 1; n <= SALIC_QUEENS; n++) {
         memcpy(d->suit_queens[n], d->suit_queens[n - 1], 4);
         d->suit_queens[n][d->queen_suit[n - 1]]++;
     }
-    d->suited_slots = (uint8_t)suited_slots;
     d->slots_from_start = (uint8_t)slots_from_start;
     d->park_after_stock = (uint8_t)park_after_stock;
     d->win_needs_empty_stock = (uint8_t)win_needs_empty_stock;
@@ -90,13 +102,26 @@ static int room(const SalicDeal *d, const SalicState *s, int rank, int suit) {
     return s->cnt[below] - s->cnt[rank];
 }
 
+/* Copies of pos's face not yet on foundations. */
+static int copies_left(const SalicDeal *d, const SalicState *s, int pos) {
+    int r = d->rank[pos];
+    if (d->suited_slots && (r == SIX || r == FIVE))
+        return 2 - (r == SIX ? s->six_suit[d->suit[pos]] : s->five_suit[d->suit[pos]]);
+    return 8 - s->cnt[r];
+}
+
+/* Cards of pos's face in queen q's pile (pos itself included when it is there). */
+static int copies_in_pile(const SalicDeal *d, const SalicState *s, int pos, int q) {
+    int f = face_index(d, pos);
+    int n = __builtin_popcountll(s->present[0] & d->seg_mask[q][0] & d->face_mask[f][0]) +
+            __builtin_popcountll(s->present[1] & d->seg_mask[q][1] & d->face_mask[f][1]);
+    return n + (s->parked[q] != PARK_NONE && face_index(d, s->parked[q]) == f);
+}
+
 /* PRUNE_SAFE_FOUNDATION: no other card can ever compete with this one for a slot, because
  * there is room for every copy of its rank (or suit, for Glencoe's starts) still to be played. */
-static int is_safe(const SalicDeal *d, const SalicState *s, int rank, int suit) {
-    int copies = (d->suited_slots && (rank == SIX || rank == FIVE))
-        ? 2 - (rank == SIX ? s->six_suit[suit] : s->five_suit[suit])
-        : 8 - s->cnt[rank];
-    return room(d, s, rank, suit) >= copies;
+static int is_safe(const SalicDeal *d, const SalicState *s, int pos) {
+    return room(d, s, d->rank[pos], d->suit[pos]) >= copies_left(d, s, pos);
 }
 
 static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced, unsigned prune) {
@@ -111,17 +136,26 @@ static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced,
         if (top[q] < 0 && q != last && first_empty < 0) first_empty = q;
     }
     int can_park = !d->park_after_stock || s->sp == SALIC_CARDS;
+    int forced = -1;                    /* a pile whose foundation play is forced (pruning) */
     for (int q = 0; q < nq; q++) {
         int t = top[q];
-        if (t < 0) continue;
-        int r = d->rank[t], su = d->suit[t];
-        if (room(d, s, r, su) > 0) {
-            if ((prune & PRUNE_SAFE_FOUNDATION) && is_safe(d, s, r, su)) {
-                out[0] = MOVE(MV_FOUND, q, 0);
-                return 1;
-            }
-            out[n++] = MOVE(MV_FOUND, q, 0);
-        }
+        if (t < 0 || room(d, s, d->rank[t], d->suit[t]) <= 0) continue;
+        out[n++] = MOVE(MV_FOUND, q, 0);
+        if (forced >= 0) continue;
+        if ((prune & PRUNE_SAFE_FOUNDATION) && is_safe(d, s, t)) forced = q;
+        /* Once the stock is empty (docs/solver.md): a lone card that fits, or a card whose face
+         * has no copy left outside its own pile. */
+        else if (last < 0 && (prune & PRUNE_LONE_CARD) && salic_pile_size(d, s, q) == 1)
+            forced = q;
+    }
+    if (forced < 0 && last < 0 && (prune & PRUNE_LAST_COPIES))
+        for (int q = 0; q < nq && forced < 0; q++)
+            if (top[q] >= 0 && room(d, s, d->rank[top[q]], d->suit[top[q]]) > 0 &&
+                copies_in_pile(d, s, top[q], q) == copies_left(d, s, top[q]))
+                forced = q;
+    if (forced >= 0) {
+        out[0] = MOVE(MV_FOUND, forced, 0);
+        return 1;
     }
     if (!reduced || !can_park) {
         if (s->sp < SALIC_CARDS) out[n++] = MOVE(MV_DEAL, 0, 0);
@@ -258,10 +292,262 @@ static void make_key(const void *dv, const void *sv, Key *k) {
     k->w[2] = w2;
 }
 
-static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via) {
-    (void)dv; (void)sv; (void)prune; (void)via;
+/* PRUNE_PARKING_ROOM (docs/solver.md, "parking room").  The relaxation: the cards of the
+ * relaxed piles leave them from the top, one at a time; every other card not on a foundation is
+ * playable whenever its rank allows.  A card taken off a relaxed pile is then on a foundation or
+ * parked on a queen of its own, and no queen that still holds relaxed cards can hold it.  A point
+ * of the grid says how many cards have left each relaxed pile.  There the foundations hold at
+ * most cnt[r] cards of rank r (the chain bound in grid_need), found[r] of them the cards there
+ * now, so at least need = sum over r of max(0, removed[r] - (cnt[r] - found[r])) taken cards are
+ * parked, and at most 8 - (relaxed piles not yet empty) can be.  Every line from the position
+ * walks the grid one card at a time through such feasible points, so if no monotone path of
+ * feasible points joins the origin to the end, no line wins.
+ *
+ * The walk takes two kinds of card as soon as they are on top (grid_close), which keeps every
+ * feasible point feasible: a pile's last card (need grows by at most one, and so does the room),
+ * and a card of a free rank (grid_free_ranks), which never adds to need. */
+#ifndef GRID_MAX
+#define GRID_MAX (1 << 16)
+#endif
+#ifndef GRID_VISITS
+#define GRID_VISITS 1000
+#endif
+
+static const int8_t CHAIN[2][6] = {{SIX, 6, 7, 8, 9, 10}, {FIVE, 3, 2, 1, 0, 12}};
+
+typedef struct {
+    int k, left;                    /* relaxed piles; their cards not yet taken */
+    int len[SALIC_QUEENS], stride[SALIC_QUEENS], idx[SALIC_QUEENS];
+    uint8_t card[SALIC_QUEENS][SALIC_CARDS];   /* ranks, top first */
+    int inpile[13], removed[13], found[13], total[13];
+    int nonempty;
+} Grid;
+
+/* Least number of taken cards that are parked. */
+static int grid_need(const Grid *g) {
+    int need = 0;
+    for (int c = 0; c < 2; c++) {
+        int prev = 8;
+        for (int j = 0; j < 6; j++) {
+            int r = CHAIN[c][j], avail = 8 - g->inpile[r];
+            int cnt = avail < prev ? avail : prev;
+            if (g->removed[r] > cnt - g->found[r]) need += g->removed[r] - (cnt - g->found[r]);
+            prev = cnt;
+        }
+    }
+    return need;
+}
+
+static void grid_take(Grid *g, int p) {
+    int r = g->card[p][g->idx[p]++];
+    g->inpile[r]--;
+    g->removed[r]++;
+    g->left--;
+    if (g->idx[p] == g->len[p]) g->nonempty--;
+}
+
+static void grid_untake(Grid *g, int p) {
+    if (g->idx[p] == g->len[p]) g->nonempty++;
+    int r = g->card[p][--g->idx[p]];
+    g->inpile[r]++;
+    g->removed[r]--;
+    g->left++;
+}
+
+/* Ranks whose every relaxed copy, once taken, has a place on the foundations at every later
+ * point: the chain before the rank already allows found[r] + all relaxed copies. */
+static void grid_free_ranks(const Grid *g, uint8_t *free_rank) {
+    for (int c = 0; c < 2; c++) {
+        int m = 8;                  /* min over the chain before r of 8 - inpile */
+        for (int j = 0; j < 6; j++) {
+            int r = CHAIN[c][j];
+            free_rank[r] = (uint8_t)(m >= g->found[r] + g->total[r]);
+            int avail = 8 - g->inpile[r];
+            if (avail < m) m = avail;
+        }
+    }
+}
+
+static void grid_close(Grid *g) {
+    uint8_t free_rank[13];
+    for (int taken = 1; taken;) {
+        taken = 0;
+        grid_free_ranks(g, free_rank);
+        for (int p = 0; p < g->k; p++)
+            while (g->idx[p] < g->len[p] &&
+                   (g->idx[p] == g->len[p] - 1 || free_rank[g->card[p][g->idx[p]]])) {
+                grid_take(g, p);
+                taken = 1;
+            }
+    }
+}
+
+static int grid_index(const Grid *g) {
+    int at = 0;
+    for (int p = 0; p < g->k; p++) at += g->idx[p] * g->stride[p];
+    return at;
+}
+
+/* Depth-first walk over the feasible closed points from the origin.  1 when the end is reached
+ * or more than budget steps were tried, 0 when every reachable feasible point has been seen. */
+static int grid_walk(Grid *g, int points, int budget) {
+    uint8_t seen[GRID_MAX / 8];
+    memset(seen, 0, (size_t)(points + 7) / 8);
+    uint8_t next[SALIC_CARDS + 1];
+    uint8_t saved[SALIC_CARDS + 1][SALIC_QUEENS];   /* idx on arrival at each depth */
+    int depth = 0;
+    grid_close(g);
+    int at = grid_index(g);
+    seen[at >> 3] |= (uint8_t)(1 << (at & 7));
+    next[0] = 0;
+    for (int i = 0; i < g->k; i++) saved[0][i] = (uint8_t)g->idx[i];
+    while (g->left > 0) {
+        int p = next[depth]++;
+        if (p < g->k) {
+            if (g->idx[p] == g->len[p]) continue;
+            if (--budget < 0) return 1;    /* undecided: no proof of a dead end */
+            grid_take(g, p);
+            if (grid_need(g) <= SALIC_QUEENS - g->nonempty) {
+                grid_close(g);
+                int to = grid_index(g);
+                if (!(seen[to >> 3] & (1 << (to & 7)))) {
+                    seen[to >> 3] |= (uint8_t)(1 << (to & 7));
+                    depth++;
+                    next[depth] = 0;
+                    for (int i = 0; i < g->k; i++) saved[depth][i] = (uint8_t)g->idx[i];
+                    continue;
+                }
+            } else {
+                int to = grid_index(g);
+                seen[to >> 3] |= (uint8_t)(1 << (to & 7));   /* infeasible for good */
+            }
+        } else {
+            if (depth == 0) return 0;
+            depth--;
+        }
+        for (int i = 0; i < g->k; i++) while (g->idx[i] > saved[depth][i]) grid_untake(g, i);
+    }
+    return 1;
+}
+
+/* A quicker test of the same relaxation (docs/solver.md): look at the point just before the first
+ * relaxed copy of a rank b is taken.  Every later rank s of b's chain then has at most
+ * 8 - total[b] cards on foundations, so each taken card of rank s beyond 8 - total[b] - found[s]
+ * is parked.  If that copy comes from pile p, the cards above it are taken; every other pile
+ * holding a copy of b is not empty; every other pile is either not empty or wholly taken.  When
+ * for every p even the least count of parked cards plus piles not empty exceeds the eight
+ * queens, no path gets past that point.  (Taking a pile wholly adds at least what it adds on its
+ * own on top of pile p's cards, as the count is convex in the cards taken.) */
+static int first_copy_dead(const Grid *g) {
+    int chain_pos[13];
+    for (int c = 0; c < 2; c++) {
+        for (int r = 0; r < 13; r++) chain_pos[r] = -1;
+        for (int j = 0; j < 6; j++) chain_pos[CHAIN[c][j]] = j;
+        for (int jb = 0; jb < 5; jb++) {
+            int b = CHAIN[c][jb];
+            if (g->total[b] == 0) continue;
+            int lim[6], above[SALIC_QUEENS][6], whole[SALIC_QUEENS][6], has[SALIC_QUEENS];
+            for (int j = jb + 1; j < 6; j++) lim[j] = 8 - g->total[b] - g->found[CHAIN[c][j]];
+            for (int p = 0; p < g->k; p++) {
+                memset(above[p], 0, sizeof above[p]);
+                memset(whole[p], 0, sizeof whole[p]);
+                has[p] = 0;
+                for (int i = 0; i < g->len[p]; i++) {
+                    int r = g->card[p][i], j = chain_pos[r];
+                    if (r == b) has[p] = 1;
+                    if (j > jb) {
+                        whole[p][j]++;
+                        if (!has[p]) above[p][j]++;
+                    }
+                }
+            }
+            int dead = 1;
+            for (int p = 0; p < g->k && dead; p++) {
+                if (!has[p]) continue;
+                int base = 0;
+                for (int j = jb + 1; j < 6; j++)
+                    if (above[p][j] > lim[j]) base += above[p][j] - lim[j];
+                int least = base + 1;      /* pile p is not empty */
+                for (int q = 0; q < g->k; q++) {
+                    if (q == p) continue;
+                    if (has[q]) { least++; continue; }
+                    int more = 0;
+                    for (int j = jb + 1; j < 6; j++) {
+                        int x = above[p][j] + whole[q][j];
+                        if (x > lim[j]) more += x - lim[j];
+                    }
+                    least += more > base;  /* 1 whether kept (not empty) or taken (adds >= 1) */
+                }
+                if (least <= SALIC_QUEENS) dead = 0;
+            }
+            if (dead) return 1;
+        }
+    }
     return 0;
 }
 
+static int parking_room_dead(const SalicDeal *d, const SalicState *s) {
+    Grid g;
+    memset(&g, 0, sizeof g);
+    int size[SALIC_QUEENS], order[SALIC_QUEENS], n = 0;
+    for (int q = 0; q < s->nq; q++) {
+        size[q] = salic_pile_size(d, s, q);
+        if (size[q] < 1) continue;
+        int i = n++;                               /* insertion sort, largest first */
+        while (i > 0 && size[order[i - 1]] < size[q]) { order[i] = order[i - 1]; i--; }
+        order[i] = q;
+    }
+    for (int r = 0; r < 13; r++) g.found[r] = s->cnt[r];
+    int points = 1;
+    for (int i = 0; i < n; i++) {
+        int q = order[i];
+        if (points * (size[q] + 1) > GRID_MAX) continue;   /* left out: its cards count as free */
+        int p = g.k++;
+        g.stride[p] = points;
+        points *= size[q] + 1;
+        uint64_t w[2] = {s->present[0] & d->seg_mask[q][0], s->present[1] & d->seg_mask[q][1]};
+        for (int t = highest_bit(w[0], w[1]); t >= 0; t = highest_bit(w[0], w[1])) {
+            w[t >> 6] &= ~(1ULL << (t & 63));
+            g.card[p][g.len[p]++] = d->rank[t];
+        }
+        if (s->parked[q] != PARK_NONE) g.card[p][g.len[p]++] = d->rank[s->parked[q]];
+        for (int j = 0; j < g.len[p]; j++) g.inpile[g.card[p][j]]++;
+        g.left += g.len[p];
+        g.nonempty++;
+    }
+    if (g.k == 0) return 0;
+    memcpy(g.total, g.inpile, sizeof g.total);
+    /* Enough steps for a walk straight to the end (k tries per card), and GRID_VISITS more. */
+    return first_copy_dead(&g) || grid_walk(&g, points, g.k * g.left + GRID_VISITS) == 0;
+}
+
+/* How often the search runs the parking-room test (scratch kept for one search).  Where it
+ * seldom finds a dead end it costs far more than it saves, so once it has been run ROOM_TRIAL
+ * times and found dead ends in fewer than 1 in ROOM_RARE of them, only every ROOM_SAMPLE-th
+ * deal is tested.  Testing less never makes the search unsound. */
+#define ROOM_TRIAL 4096
+#define ROOM_RARE 16
+#define ROOM_SAMPLE 32
+
+typedef struct {
+    uint64_t offered, tested, dead;
+} RoomStats;
+
+static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via, void *scratch) {
+    const SalicDeal *d = dv;
+    const SalicState *s = sv;
+    if (!(prune & PRUNE_PARKING_ROOM) || (via != MOVE_NONE && MOVE_KIND(via) != MV_DEAL)) return 0;
+    RoomStats *st = scratch;
+    if (!st) return parking_room_dead(d, s);
+    st->offered++;
+    if (st->tested >= ROOM_TRIAL && st->dead * ROOM_RARE < st->tested &&
+        st->offered % ROOM_SAMPLE != 0)
+        return 0;
+    st->tested++;
+    int dead = parking_room_dead(d, s);
+    st->dead += (uint64_t)dead;
+    return dead;
+}
+
 const GameOps SALIC_OPS = {sizeof(SalicState), gen_moves, apply, is_won, make_key, is_dead, NULL,
-                           1};
+                           1, PRUNE_PARKING_ROOM, sizeof(RoomStats)};

@@ -21,6 +21,7 @@ typedef struct {
     uint8_t queen_suit[SALIC_QUEENS];
     uint8_t suit_queens[SALIC_QUEENS + 1][4];  /* queens of each suit among the first n queens */
     uint64_t seg_mask[SALIC_QUEENS][2];        /* deal positions that land on queen q's pile */
+    uint64_t face_mask[13 + 4 * 13][2];        /* deal positions of each face (see face_index) */
     uint8_t suited_slots, slots_from_start, park_after_stock, win_needs_empty_stock;
 } SalicDeal;
 

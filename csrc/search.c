@@ -41,7 +41,7 @@ static int collect_path(const Frame *frames, int depth, SearchResult *out) {
  * discrepancies, and a line may spend at most max_disc; a probe proves nothing when it finds
  * no win. */
 static int dfs(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
-               int max_disc, uint64_t node_budget, double t0, SearchResult *out) {
+               int max_disc, uint64_t node_budget, double t0, void *scratch, SearchResult *out) {
     Table table;
     size_t frame_cap = 256;
     Frame *frames = malloc(frame_cap * sizeof(Frame));
@@ -60,7 +60,7 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
     table_insert(&table, &key);
     if (ops->is_won(deal, start)) {
         status = SEARCH_WIN;
-    } else if (!(prune && ops->is_dead(deal, start, prune, MOVE_NONE))) {
+    } else if (!(prune && ops->is_dead(deal, start, prune, MOVE_NONE, scratch))) {
         memcpy(&frames[0].state, start, ops->state_size);
         frames[0].n = (uint8_t)ops->gen_moves(deal, start, frames[0].moves, reduced, prune);
         frames[0].i = 0;
@@ -105,7 +105,7 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
                 break;
             }
         }
-        if (prune && ops->is_dead(deal, &child->state, prune, m)) continue;
+        if (prune && ops->is_dead(deal, &child->state, prune, m, scratch)) continue;
         child->n = (uint8_t)ops->gen_moves(deal, &child->state, child->moves, reduced, prune);
         child->i = 0;
         child->disc = (uint8_t)(disc < 255 ? disc : 255);
@@ -127,6 +127,11 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
                SearchResult *out) {
     memset(out, 0, sizeof *out);
     double t0 = search_clock();
+    void *scratch = calloc(1, ops->scratch_size ? ops->scratch_size : 1);
+    if (!scratch) {
+        out->status = SEARCH_LIMIT_MEMORY;
+        return SEARCH_LIMIT_MEMORY;
+    }
     uint64_t budget = lim->max_nodes ? lim->max_nodes : UINT64_MAX;
     int status = SEARCH_NO_WIN;
     /* First a short exhaustive search: most deals are decided within it.  If it ends undecided,
@@ -134,7 +139,9 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
      * order, while a plain depth-first search can sink its whole budget under one early mistake.
      * Then the exhaustive search starts again with what is left and decides. */
     uint64_t first = budget < FIRST_NODES ? budget : FIRST_NODES;
-    status = dfs(ops, deal, start, lim, -1, first, t0, out);
+    SearchLimits first_lim = *lim;
+    first_lim.prune &= ~ops->later_rules;
+    status = dfs(ops, deal, start, &first_lim, -1, first, t0, scratch, out);
     if (status != SEARCH_LIMIT_NODES || out->nodes >= budget) goto done;
     /* With a time limit, probing goes on (each probe twice the last) while it has used less
      * than a quarter of the time; without one, lim->probes probes are run.  All probes together
@@ -151,14 +158,15 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
         if (lim->max_seconds > 0 && search_clock() - t0 > lim->max_seconds / PROBE_SHARE) break;
         uint64_t b = probe_nodes < probe_left ? probe_nodes : probe_left;
         uint64_t before = out->nodes;
-        status = dfs(ops, deal, start, lim, k * probe_step, b, t0, out);
+        status = dfs(ops, deal, start, lim, k * probe_step, b, t0, scratch, out);
         probe_left -= out->nodes - before < probe_left ? out->nodes - before : probe_left;
         if (status == SEARCH_WIN || status == SEARCH_LIMIT_TIME || status == SEARCH_INTERRUPTED)
             goto done;
         if (status == SEARCH_LIMIT_MEMORY) break;   /* wider probes would not fit either */
     }
-    status = dfs(ops, deal, start, lim, -1, budget - out->nodes, t0, out);
+    status = dfs(ops, deal, start, lim, -1, budget - out->nodes, t0, scratch, out);
 done:
+    free(scratch);
     out->status = status;
     out->seconds = search_clock() - t0;
     return status;

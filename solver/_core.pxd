@@ -13,9 +13,12 @@ cdef extern from "core.h":
         void (*apply)(const void *deal, const void *state, MoveCode m, void *out) noexcept nogil
         int (*is_won)(const void *deal, const void *state) noexcept nogil
         void (*key)(const void *deal, const void *state, Key *out) noexcept nogil
-        int (*is_dead)(const void *deal, const void *state, unsigned prune, MoveCode via) noexcept nogil
+        int (*is_dead)(const void *deal, const void *state, unsigned prune, MoveCode via,
+                       void *scratch) noexcept nogil
     int MAX_MOVES
-    unsigned PRUNE_ALL, PRUNE_SAFE_FOUNDATION, PRUNE_BANNER_REACH, PRUNE_SYMMETRY, PRUNE_BANNER_PREFIX
+    unsigned PRUNE_ALL, PRUNE_SAFE_FOUNDATION, PRUNE_BANNER_REACH, PRUNE_SYMMETRY
+    unsigned PRUNE_BANNER_PREFIX, PRUNE_LONE_CARD, PRUNE_LAST_COPIES
+    unsigned PRUNE_PARKING_ROOM
 
 cdef extern from "search.h":
     ctypedef struct SearchLimits:

@@ -14,7 +14,9 @@ DEAL, FOUND, PARK, WASTE, CELL, REDEAL = range(6)
 STATUS = ("win", "no_win", "nodes", "time", "memory", "interrupted")
 PRUNE_ALL_FLAGS = PRUNE_ALL
 RULE_BITS = {"safe-foundation": PRUNE_SAFE_FOUNDATION, "banner-reach": PRUNE_BANNER_REACH,
-             "symmetry": PRUNE_SYMMETRY, "banner-prefix": PRUNE_BANNER_PREFIX}
+             "symmetry": PRUNE_SYMMETRY, "banner-prefix": PRUNE_BANNER_PREFIX,
+             "lone-card": PRUNE_LONE_CARD, "last-copies": PRUNE_LAST_COPIES,
+             "parking-room": PRUNE_PARKING_ROOM}
 PROBES = 6      # bounded-discrepancy probes before the exhaustive search
 
 
@@ -150,7 +152,7 @@ cdef class CorePosition:
         return bool(self.game.ops.is_won(self.game.deal, &self.state))
 
     def is_dead(self, unsigned prune=PRUNE_ALL):
-        return bool(self.game.ops.is_dead(self.game.deal, &self.state, prune, MOVE_NONE))
+        return bool(self.game.ops.is_dead(self.game.deal, &self.state, prune, MOVE_NONE, NULL))
 
     def key(self):
         cdef Key k

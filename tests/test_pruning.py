@@ -132,3 +132,48 @@ def test_prefix_bound_is_inherited_by_plays(game_id):
                 walk = walk.play(rng.choice(moves))
             pos = pos.play(tuple(step))
     assert checked >= 300, checked
+
+
+SALIC_IDS = [g.id for g in GAMES if g.family == "salic"]
+
+
+def endgame_walks(game, rng, deals: int):
+    """Core positions once the stock is empty, along random walks (every legal move allowed)
+    from late positions of random deals."""
+    for _ in range(deals):
+        number = rng.randint(1, 10 ** 6)
+        deal = deal_from_number(game, number)
+        core = core_game(game, deal)
+        pos = core.position()
+        for move in random_prefix(game, deal, rng):
+            pos = pos.play(core_code(move))
+        while True:
+            moves = pos.moves()
+            if not moves or pos.is_won():
+                break
+            if pos.describe()["dealt"] == 104:
+                yield number, core, pos
+            deals_first = [m for m in moves if m[0] == _core.DEAL]
+            pos = pos.play(deals_first[0] if deals_first and rng.random() < 0.5 else rng.choice(moves))
+
+
+@pytest.mark.parametrize("game_id", SALIC_IDS)
+@pytest.mark.parametrize("rule", ["lone-card", "last-copies"])
+def test_forced_endgame_plays_keep_the_verdict(game_id, rule):
+    """Where the rule forces a foundation play, the position and the position after that play
+    have the same verdict with no pruning at all (docs/solver.md)."""
+    game = find_game(game_id)
+    rng = random.Random(f"{rule}-{game_id}")
+    bit = PRUNING_RULES[rule]
+    compared = Counter()
+    for number, core, pos in endgame_walks(game, rng, deals=40):
+        forced = pos.moves(True, bit)
+        if len(forced) != 1 or len(pos.moves(True, 0)) == 1 or forced[0][0] != _core.FOUND:
+            continue
+        before = core.search(100_000, 0.0, 1 << 28, 0, pos)[0]
+        after = core.search(100_000, 0.0, 1 << 28, 0, pos.play(forced[0]))[0]
+        if "nodes" in (before, after):
+            continue
+        assert (before == "win") == (after == "win"), (game_id, number, rule, forced[0])
+        compared[before] += 1
+    assert sum(compared.values()) >= 20 and compared["win"] >= 10, dict(compared)
