@@ -390,7 +390,7 @@ static int grid_index(const Grid *g) {
 
 /* Depth-first walk over the feasible closed points from the origin.  1 when the end is reached
  * or more than budget steps were tried, 0 when every reachable feasible point has been seen. */
-static int grid_walk(Grid *g, int points, int budget) {
+static int grid_walk(Grid *g, int points, int *budget) {
     uint8_t seen[GRID_MAX / 8];
     memset(seen, 0, (size_t)(points + 7) / 8);
     uint8_t next[SALIC_CARDS + 1];
@@ -405,7 +405,7 @@ static int grid_walk(Grid *g, int points, int budget) {
         int p = next[depth]++;
         if (p < g->k) {
             if (g->idx[p] == g->len[p]) continue;
-            if (--budget < 0) return 1;    /* undecided: no proof of a dead end */
+            if (--*budget < 0) return 1;   /* undecided: no proof of a dead end */
             grid_take(g, p);
             if (grid_need(g) <= SALIC_QUEENS - g->nonempty) {
                 grid_close(g);
@@ -486,7 +486,7 @@ static int first_copy_dead(const Grid *g) {
     return 0;
 }
 
-static int parking_room_dead(const SalicDeal *d, const SalicState *s) {
+static int parking_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps) {
     Grid g;
     memset(&g, 0, sizeof g);
     int size[SALIC_QUEENS], order[SALIC_QUEENS], n = 0;
@@ -518,19 +518,25 @@ static int parking_room_dead(const SalicDeal *d, const SalicState *s) {
     if (g.k == 0) return 0;
     memcpy(g.total, g.inpile, sizeof g.total);
     /* Enough steps for a walk straight to the end (k tries per card), and GRID_VISITS more. */
-    return first_copy_dead(&g) || grid_walk(&g, points, g.k * g.left + GRID_VISITS) == 0;
+    if (first_copy_dead(&g)) return 1;
+    int budget = g.k * g.left + GRID_VISITS, left = budget;
+    int dead = grid_walk(&g, points, &left) == 0;
+    *steps += (uint64_t)(budget - (left > 0 ? left : 0)) + (uint64_t)g.k * 12;
+    return dead;
 }
 
-/* How often the search runs the parking-room test (scratch kept for one search).  Where it
- * seldom finds a dead end it costs far more than it saves, so once it has been run ROOM_TRIAL
- * times and found dead ends in fewer than 1 in ROOM_RARE of them, only every ROOM_SAMPLE-th
- * deal is tested.  Testing less never makes the search unsound. */
+/* How often the search runs the parking-room test (scratch kept for one search).  It costs
+ * grid steps where a node costs about ROOM_STEPS_PER_DEAL of them, so the tests of a search may
+ * spend at most that many steps per deal offered, and once it has been run ROOM_TRIAL times
+ * while finding dead ends in fewer than 1 in ROOM_RARE of them, only every ROOM_SAMPLE-th deal is
+ * tested.  Testing less never makes the search unsound. */
 #define ROOM_TRIAL 4096
 #define ROOM_RARE 16
 #define ROOM_SAMPLE 32
+#define ROOM_STEPS_PER_DEAL 32
 
 typedef struct {
-    uint64_t offered, tested, dead;
+    uint64_t offered, tested, dead, steps;
 } RoomStats;
 
 static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via, void *scratch) {
@@ -538,13 +544,15 @@ static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via,
     const SalicState *s = sv;
     if (!(prune & PRUNE_PARKING_ROOM) || (via != MOVE_NONE && MOVE_KIND(via) != MV_DEAL)) return 0;
     RoomStats *st = scratch;
-    if (!st) return parking_room_dead(d, s);
+    uint64_t ignored = 0;
+    if (!st) return parking_room_dead(d, s, &ignored);
     st->offered++;
-    if (st->tested >= ROOM_TRIAL && st->dead * ROOM_RARE < st->tested &&
-        st->offered % ROOM_SAMPLE != 0)
+    if (st->tested >= ROOM_TRIAL &&
+        (st->steps > ROOM_STEPS_PER_DEAL * st->offered ||
+         (st->dead * ROOM_RARE < st->tested && st->offered % ROOM_SAMPLE != 0)))
         return 0;
     st->tested++;
-    int dead = parking_room_dead(d, s);
+    int dead = parking_room_dead(d, s, &st->steps);
     st->dead += (uint64_t)dead;
     return dead;
 }
