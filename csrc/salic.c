@@ -242,10 +242,7 @@ static int is_won(const void *dv, const void *sv) {
  * keeps its place, its bottom card written as a face (parked or not), the rest as present bits.
  * Suits are dropped wherever they cannot matter: every face except Glencoe's fives and sixes. */
 static inline uint64_t face(const SalicDeal *d, int pos) {
-    int r = d->rank[pos];
-    uint64_t f = 1 + (uint64_t)r;
-    if (d->suited_slots && (r == SIX || r == FIVE)) f += 13 * (1 + (uint64_t)d->suit[pos]);
-    return f;
+    return 1 + (uint64_t)face_index(d, pos);
 }
 
 static void make_key(const void *dv, const void *sv, Key *k) {
