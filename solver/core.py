@@ -63,12 +63,11 @@ def to_move(pos, code: tuple) -> Move:
     if kind == _core.PARK:
         return Move(PARK, src + 1, dst + 1)
     # A foundation play: every slot it fits is the same position (docs/solver.md); take the first.
-    card = pos.moved_card(Move(UP, src + 1, 1))
-    if card is not None:
-        for kind, slots in ((UP, pos.up), (DOWN, pos.down)):
-            for j in range(1, len(slots) + 1):
-                if pos.slot_refusal(card, kind, j) is None:
-                    return Move(kind, src + 1, j)
+    pile = pos.piles[src] if src < len(pos.piles) else None
+    if pile:
+        card = pile[-1]
+        for kind, j in pos.fitting_slots(card):
+            return Move(kind, src + 1, j)
     raise RuntimeError(f"core move {code} has no legal counterpart")
 
 
@@ -78,7 +77,7 @@ def to_notation(game: Game, deal: Deal, path: list) -> list:
     moves = []
     for code in path:
         move = to_move(pos, code)
-        pos = pos.apply(move)       # raises IllegalMoveError if the core and the rules disagree
+        pos.play(move)       # raises IllegalMoveError if the core and the rules disagree
         moves.append(move)
     if not pos.is_won():
         raise RuntimeError("the core's line does not win under the reference rules")

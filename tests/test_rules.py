@@ -245,6 +245,21 @@ def check_banner(pos, initial):
     assert is_subsequence(pos.waste + pos.stock, initial.waste + initial.stock)
 
 
+def check_fits(pos, rng):
+    """``fits`` (the fast test that legal moves and the line translation use) says yes exactly
+    where ``slot_refusal`` (the rule with its reasons) gives no reason, on every slot number, for
+    the pile tops and a few other cards, and ``fitting_slots`` lists exactly those slots."""
+    for card in {pile[-1] for pile in pos.piles if pile} | set(rng.sample(range(52), 4)):
+        fitting = []
+        for kind in (UP, DOWN):
+            for j in range(0, 10):
+                fits = pos.fits(card, kind, j)
+                assert fits == (pos.slot_refusal(card, kind, j) is None), (card_name(card), kind, j)
+                if fits:
+                    fitting.append((kind, j))
+        assert list(pos.fitting_slots(card)) == fitting
+
+
 def check_invariants(pos, before_key, before_layout, old, deal_cards, initial):
     assert Counter(pos.all_cards()) == Counter(deal_cards)
     assert old.key() == before_key and old.layout() == before_layout      # apply did not mutate
@@ -264,6 +279,7 @@ def playout(game_id: str, number, seed: int, steps: int):
     for _ in range(steps):
         legal = pos.legal_moves()
         assert len(set(legal)) == len(legal)
+        illegal = []
         for move in candidates:
             if move in legal:
                 assert pos.refusal(move) is None
@@ -271,6 +287,14 @@ def playout(game_id: str, number, seed: int, steps: int):
                 assert pos.refusal(move) is not None
                 with pytest.raises(IllegalMoveError):
                     pos.apply(move)
+                illegal.append(move)
+        key = pos.key()
+        for move in rng.sample(illegal, 3):
+            with pytest.raises(IllegalMoveError):
+                pos.play(move)                  # refused in place: nothing changes
+            assert pos.key() == key
+        if game.family == "salic":
+            check_fits(pos, rng)
         if not legal:
             break
         plays = [m for m in legal if m.kind not in (DEAL, REDEAL)]
@@ -278,6 +302,9 @@ def playout(game_id: str, number, seed: int, steps: int):
         before_key, before_layout = pos.key(), pos.layout()
         new = pos.apply(move)
         check_invariants(new, before_key, before_layout, pos, deal.cards, initial)
+        in_place = pos.copy()
+        in_place.play(move)
+        assert (in_place.key(), in_place.layout()) == (new.key(), new.layout())
         pos = new
         if pos.is_won():
             break

@@ -177,7 +177,7 @@ def solution_lines(game, deal, moves) -> list[str]:
     for index, move in enumerate(moves, start=1):
         card = position.moved_card(move)
         lines.append(f"{index}. {move}  {card_name(card)}" if card is not None else f"{index}. {move}")
-        position = position.apply(move)
+        position.play(move)
     return lines
 
 

@@ -1,7 +1,8 @@
 """Pure-Python reference rules: the specification in code.
 
 ``initial_position(game, deal)`` gives a position with ``legal_moves()``, ``apply(move)``
-(a new position), ``refusal(move)``, ``is_won()``, ``layout()`` and ``all_cards()``.
+(a new position), ``play(move)`` (the same move in place), ``refusal(move)``, ``is_won()``,
+``layout()`` and ``all_cards()``.
 """
 from __future__ import annotations
 

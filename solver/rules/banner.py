@@ -1,6 +1,7 @@
 """Reference rules of the Banner family: Banner, Devil's Solitaire, Forget-me-not, Clover (RULES §2).
 
-Readable first. ``apply`` returns a new position and leaves the old one as it was.
+Readable first. ``apply`` returns a new position and leaves the old one as it was; ``play``
+makes the move in place.
 """
 from __future__ import annotations
 
@@ -103,19 +104,30 @@ class BannerPosition:
         if why is not None:
             raise IllegalMoveError(f"{move}: {why}")
         new = self.copy()
-        if move.kind == DEAL:
-            new.waste.append(new.stock.pop(0))
-        elif move.kind == REDEAL:
-            new.stock = new.waste   # the bottom waste card was turned first, so it comes first again
-            new.waste = []
-            new.passes += 1
-        elif move.kind == WASTE:
-            new._play(new.waste.pop())
-        else:
-            card = new.cells[move.src - 1]
-            new.cells[move.src - 1] = new._refill()
-            new._play(card)
+        new._make(move)
         return new
+
+    def play(self, move: Move) -> None:
+        """Make ``move`` in this position; IllegalMoveError (and no change) if it is not legal."""
+        why = self.refusal(move)
+        if why is not None:
+            raise IllegalMoveError(f"{move}: {why}")
+        self._make(move)
+
+    def _make(self, move: Move) -> None:
+        """``play`` once ``move`` is known to be legal."""
+        if move.kind == DEAL:
+            self.waste.append(self.stock.pop(0))
+        elif move.kind == REDEAL:
+            self.stock = self.waste   # the bottom waste card was turned first, so it comes first again
+            self.waste = []
+            self.passes += 1
+        elif move.kind == WASTE:
+            self._to_foundation(self.waste.pop())
+        else:
+            card = self.cells[move.src - 1]
+            self.cells[move.src - 1] = self._refill()
+            self._to_foundation(card)
 
     def _refill(self):
         if self.waste:
@@ -124,7 +136,7 @@ class BannerPosition:
             return self.stock.pop(0)
         return None
 
-    def _play(self, card: int) -> None:
+    def _to_foundation(self, card: int) -> None:
         self.foundation.append(card)
         if len(self.foundation) == RUN_LENGTH:
             self.foundation.append(self.reserve.pop())

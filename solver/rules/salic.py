@@ -1,7 +1,7 @@
 """Reference rules of the Salic family: Glencoe, Intrigue and the PySol profiles (RULES §1, §3).
 
 Readable first: this is what a reader checks the rules against. ``apply`` returns a new
-position and leaves the old one as it was.
+position and leaves the old one as it was; ``play`` makes the move in place.
 """
 from __future__ import annotations
 
@@ -64,6 +64,24 @@ class SalicPosition:
     def parking_allowed(self) -> bool:
         return not (self.game.park_after_stock and self.stock)
 
+    def fits(self, card: int, kind: str, number: int) -> bool:
+        """Whether ``card`` may go on slot ``number`` (1-based) of ``kind``: ``slot_refusal`` is
+        None, without building the reason (tests hold the two to each other)."""
+        slots = self.up if kind == UP else self.down
+        if not 1 <= number <= len(slots):
+            return False
+        slot = slots[number - 1]
+        if next_rank(slot, kind) != rank_of(card):
+            return False
+        return bool(slot) or not self.game.suited_slots or \
+            suit_of(card) == suit_of(self.queens[number - 1])
+
+    def fitting_slots(self, card: int):
+        """Every slot ``card`` fits, as (kind, number), in the order ``legal_moves`` lists them
+        (a generator). A rank belongs to one sequence only, so only that kind's slots are tried."""
+        kind, slots = (UP, self.up) if rank_of(card) in UP_SEQUENCE else (DOWN, self.down)
+        return ((kind, j) for j in range(1, len(slots) + 1) if self.fits(card, kind, j))
+
     def slot_refusal(self, card: int, kind: str, number: int) -> str | None:
         """Why ``card`` cannot go on slot ``number`` (1-based) of ``kind``, or None if it fits."""
         slots = self.up if kind == UP else self.down
@@ -92,11 +110,7 @@ class SalicPosition:
         for i, pile in enumerate(self.piles, start=1):
             if not pile:
                 continue
-            card = pile[-1]
-            for kind, slots in ((UP, self.up), (DOWN, self.down)):
-                for j in range(1, len(slots) + 1):
-                    if self.slot_refusal(card, kind, j) is None:
-                        moves.append(Move(kind, i, j))
+            moves.extend(Move(kind, i, j) for kind, j in self.fitting_slots(pile[-1]))
             if self.parking_allowed():
                 for j, other in enumerate(self.piles, start=1):
                     if not other:
@@ -118,7 +132,8 @@ class SalicPosition:
             return f"pile {move.src} is empty"
         card = pile[-1]
         if move.kind in (UP, DOWN):
-            return self.slot_refusal(card, move.kind, move.dst)
+            return None if self.fits(card, move.kind, move.dst) else \
+                self.slot_refusal(card, move.kind, move.dst)
         if not 1 <= move.dst <= len(self.piles):
             return f"there is no queen {move.dst} on the table"
         target = self.piles[move.dst - 1]
@@ -135,25 +150,37 @@ class SalicPosition:
         if why is not None:
             raise IllegalMoveError(f"{move}: {why}")
         new = self.copy()
-        if move.kind == DEAL:
-            card = new.stock.pop(0)
-            if rank_of(card) == QUEEN:
-                new.queens.append(card)
-                new.piles.append([])
-                if not new.game.slots_from_start:
-                    new.up.append([])
-                    new.down.append([])
-            else:
-                new.piles[-1].append(card)
-            return new
-        card = new.piles[move.src - 1].pop()
-        if move.kind == UP:
-            new.up[move.dst - 1].append(card)
-        elif move.kind == DOWN:
-            new.down[move.dst - 1].append(card)
-        else:
-            new.piles[move.dst - 1].append(card)
+        new._make(move)
         return new
+
+    def play(self, move: Move) -> None:
+        """Make ``move`` in this position; IllegalMoveError saying why (and no change) if it is
+        not legal."""
+        why = self.refusal(move)
+        if why is not None:
+            raise IllegalMoveError(f"{move}: {why}")
+        self._make(move)
+
+    def _make(self, move: Move) -> None:
+        """``play`` once ``move`` is known to be legal."""
+        if move.kind == DEAL:
+            card = self.stock.pop(0)
+            if rank_of(card) == QUEEN:
+                self.queens.append(card)
+                self.piles.append([])
+                if not self.game.slots_from_start:
+                    self.up.append([])
+                    self.down.append([])
+            else:
+                self.piles[-1].append(card)
+            return
+        card = self.piles[move.src - 1].pop()
+        if move.kind == UP:
+            self.up[move.dst - 1].append(card)
+        elif move.kind == DOWN:
+            self.down[move.dst - 1].append(card)
+        else:
+            self.piles[move.dst - 1].append(card)
 
     def moved_card(self, move: Move) -> int | None:
         """The card ``move`` would move (for printing solutions)."""
