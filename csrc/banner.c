@@ -167,21 +167,14 @@ static int is_won(const void *dv, const void *sv) {
 }
 
 /* Key: talon bits (up to 104: word 0 and the low 40 bits of word 1), then p (7 bits) and the
- * pass (2 bits) in word 1; word 2 the cells as a sorted list of 4-bit ranks.  The runs done and
- * the foundation height follow from the cards left, so they need no bits. */
+ * pass (2 bits) in word 1; word 2 the cells as a multiset: a 4-bit count per rank (BANNER_EMPTY
+ * included, 14 counts of at most 8).  The runs done and the foundation height follow from the
+ * cards left, so they need no bits. */
 static void make_key(const void *dv, const void *sv, Key *k) {
     const BannerDeal *d = dv;
     const BannerState *s = sv;
-    uint8_t c[BANNER_MAX_CELLS];
-    int n = d->cells;
-    for (int i = 0; i < n; i++) {
-        uint8_t v = s->cell[i];
-        int j = i;
-        while (j > 0 && c[j - 1] > v) { c[j] = c[j - 1]; j--; }
-        c[j] = v;
-    }
     uint64_t w2 = 0;
-    for (int i = 0; i < n; i++) w2 = (w2 << 4) | c[i];
+    for (int i = 0; i < d->cells; i++) w2 += 1ULL << (4 * s->cell[i]);
     k->w[0] = s->present[0];
     k->w[1] = s->present[1] | ((uint64_t)s->p << 40) | ((uint64_t)s->passes << 48) | KEY_VALID;
     k->w[2] = w2;
