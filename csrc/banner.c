@@ -234,18 +234,6 @@ static int capture_bound_dead(const BannerDeal *d, const BannerState *s) {
     return 0;
 }
 
-/* Counts of ranks held (cells and captures) against ranks wanted (plays so far), and how many
- * ranks are short: wanted more often than held. */
-typedef struct { int have[13], want[13], short_ranks; } Tally;
-
-static inline void tally_gain(Tally *t, int r) {
-    if (t->want[r] == ++t->have[r]) t->short_ranks--;
-}
-
-static inline void tally_need(Tally *t, int r) {
-    if (++t->want[r] == t->have[r] + 1) t->short_ranks++;
-}
-
 /* PRUNE_BANNER_PREFIX (docs/solver.md, "prefix bound").  In the last pass every waste card must
  * be captured, the i-th from the top after the (i-1)-th; and when it is captured, every stock
  * card dealt so far sits above it and has been captured already, so the stock cards captured by
@@ -255,27 +243,32 @@ static inline void tally_need(Tally *t, int r) {
  * is the best choice for every later i, which only asks K_(i+1) >= K_i; if the stock runs out
  * first, no line wins. */
 static int prefix_bound_dead(const BannerDeal *d, const BannerState *s) {
-    Tally t = {{0}, {0}, 0};
-    for (int i = 0; i < d->cells; i++)
-        if (s->cell[i] != BANNER_EMPTY) t.have[s->cell[i]]++;
+    /* bal[r]: copies of rank r held (cells and captures) minus copies wanted (plays counted so
+     * far; each capture counts one more play, until the runs end); short_ranks: ranks below 0.
+     * Index 13 (BANNER_EMPTY) is an empty cell, never wanted. */
+    int bal[14] = {0};
+    int short_ranks = 0;
+    for (int i = 0; i < d->cells; i++) bal[s->cell[i]]++;
     uint64_t waste[2] = {s->present[0] & below_mask(s->p, 0), s->present[1] & below_mask(s->p, 1)};
     uint64_t stock[2] = {s->present[0] & ~waste[0], s->present[1] & ~waste[1]};
-    int j = s->run * RUN_LENGTH + s->k, end = d->reserve * RUN_LENGTH;
-    int plays = 0, captures = 0;     /* plays counted into want; cards captured so far */
+    int j = s->run * RUN_LENGTH + s->k;
+    const uint8_t *need = d->need + j;
+    int left = d->reserve * RUN_LENGTH - j;      /* plays still to come */
+    int w = stock[0] ? 0 : 1;
+#define CAPTURE(r) do {                                                  \
+        if (++bal[r] == 0) short_ranks--;                                \
+        if (left > 0) { left--; if (--bal[*need++] == -1) short_ranks++; } \
+    } while (0)
     while (waste[0] | waste[1]) {
-        tally_gain(&t, next_down(d, waste));
-        captures++;
-        for (;;) {
-            while (plays < captures && j + plays < end) tally_need(&t, d->need[j + plays++]);
-            if (t.short_ranks == 0) break;
-            int w = stock[0] ? 0 : 1;
-            if (!stock[w]) return 1;
+        CAPTURE(next_down(d, waste));
+        while (short_ranks) {                    /* take the next stock card */
+            if (!stock[w] && (w == 1 || !stock[w = 1])) return 1;
             int pos = __builtin_ctzll(stock[w]);
             stock[w] &= stock[w] - 1;
-            tally_gain(&t, d->rank[64 * w + pos]);
-            captures++;
+            CAPTURE(d->rank[64 * w + pos]);
         }
     }
+#undef CAPTURE
     return 0;
 }
 
