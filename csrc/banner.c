@@ -255,13 +255,16 @@ static int prefix_bound_dead(const BannerDeal *d, const BannerState *s) {
     const uint8_t *need = d->need + j;
     int left = d->reserve * RUN_LENGTH - j;      /* plays still to come */
     int w = stock[0] ? 0 : 1;
+    int last = -1;                               /* the rank of the last play counted */
 #define CAPTURE(r) do {                                                  \
         if (++bal[r] == 0) short_ranks--;                                \
-        if (left > 0) { left--; if (--bal[*need++] == -1) short_ranks++; } \
+        last = -1;                                                       \
+        if (left > 0) { left--; last = *need++; if (--bal[last] == -1) short_ranks++; } \
     } while (0)
     while (waste[0] | waste[1]) {
-        CAPTURE(next_down(d, waste));
-        while (short_ranks) {                    /* take the next stock card */
+        int r = next_down(d, waste);
+        CAPTURE(r);
+        while (short_ranks || (r != last && bal[r] == 0)) {   /* take the next stock card */
             if (!stock[w] && (w == 1 || !stock[w = 1])) return 1;
             int pos = __builtin_ctzll(stock[w]);
             stock[w] &= stock[w] - 1;
