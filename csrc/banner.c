@@ -289,16 +289,18 @@ static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via,
     return (prune & PRUNE_BANNER_PREFIX) && !played && prefix_bound_dead(d, s);
 }
 
-/* A probe's discrepancies (docs/solver.md, "order of work"): straying from the move order before
- * the last pass costs four times as much as in the last pass, where the dead-end tests keep the
- * search small. */
+/* A probe's discrepancies (docs/solver.md, "order of work").  Before the last pass, straying
+ * from the move order costs EARLY_CHOICE_COST.  In the last pass it costs nothing in mode 0,
+ * where under each line of the passes before the last pass is searched whole (the prefix bound
+ * keeps it small), and 1 in mode 1, which keeps a probe from sinking its budget into one last
+ * pass.  Each round of probes runs mode 0, then mode 1: neither wins on every deal. */
 #define EARLY_CHOICE_COST 4
 
-static int choice_cost(const void *dv, const void *sv) {
+static int choice_cost(const void *dv, const void *sv, int mode) {
     const BannerDeal *d = dv;
     const BannerState *s = sv;
-    return s->passes < d->passes ? EARLY_CHOICE_COST : 1;
+    return s->passes < d->passes ? EARLY_CHOICE_COST : mode == 1;
 }
 
 const GameOps BANNER_OPS = {sizeof(BannerState), gen_moves, apply, is_won, make_key, is_dead,
-                            choice_cost, EARLY_CHOICE_COST, 0, 0};
+                            choice_cost, EARLY_CHOICE_COST, 0, 0, 2};

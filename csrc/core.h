@@ -65,13 +65,15 @@ typedef struct GameOps {
     int (*is_dead)(const void *deal, const void *state, unsigned prune, MoveCode via,
                    void *scratch);
     /* Probes (search.c): taking the i-th move of a position costs i * choice_cost discrepancies
-     * (choice_cost NULL: 1), and probe k allows k * probe_step of them. */
-    int (*choice_cost)(const void *deal, const void *state);
+     * (choice_cost NULL: 1), and probe k allows k * probe_step of them.  Each round k runs one
+     * probe per mode 0..probe_modes-1 (0 counts as 1), and choice_cost weighs by the mode. */
+    int (*choice_cost)(const void *deal, const void *state, int mode);
     int probe_step;
     /* Rules left out of the first short search (search.c): tests that cost more than they save
      * on the deals that search decides. */
     unsigned later_rules;
     size_t scratch_size;
+    int probe_modes;
 } GameOps;
 
 #endif

@@ -555,4 +555,4 @@ static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via,
 }
 
 const GameOps SALIC_OPS = {sizeof(SalicState), gen_moves, apply, is_won, make_key, is_dead, NULL,
-                           1, PRUNE_PARKING_ROOM, sizeof(RoomStats)};
+                           1, PRUNE_PARKING_ROOM, sizeof(RoomStats), 1};

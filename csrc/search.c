@@ -37,11 +37,12 @@ static int collect_path(const Frame *frames, int depth, SearchResult *out) {
 }
 
 /* One depth-first search over a fresh table.  max_disc >= 0 makes it a probe: trying the i-th
- * move of a position (0-based, in the generator's order) costs i * GameOps.choice_cost
- * discrepancies, and a line may spend at most max_disc; a probe proves nothing when it finds
- * no win. */
+ * move of a position (0-based, in the generator's order) costs i * GameOps.choice_cost (in the
+ * probe's mode) discrepancies, and a line may spend at most max_disc; a probe proves nothing
+ * when it finds no win. */
 static int dfs(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
-               int max_disc, uint64_t node_budget, double t0, void *scratch, SearchResult *out) {
+               int max_disc, int mode, uint64_t node_budget, double t0, void *scratch,
+               SearchResult *out) {
     Table table;
     size_t frame_cap = 256;
     Frame *frames = malloc(frame_cap * sizeof(Frame));
@@ -65,7 +66,7 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
         frames[0].n = (uint8_t)ops->gen_moves(deal, start, frames[0].moves, reduced, prune);
         frames[0].i = 0;
         frames[0].disc = 0;
-        frames[0].cost = (uint8_t)(weighted ? ops->choice_cost(deal, start) : 1);
+        frames[0].cost = (uint8_t)(weighted ? ops->choice_cost(deal, start, mode) : 1);
         depth = 1;
     }
     while (depth > 0) {
@@ -109,7 +110,7 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
         child->n = (uint8_t)ops->gen_moves(deal, &child->state, child->moves, reduced, prune);
         child->i = 0;
         child->disc = (uint8_t)(disc < 255 ? disc : 255);
-        child->cost = (uint8_t)(weighted ? ops->choice_cost(deal, &child->state) : 1);
+        child->cost = (uint8_t)(weighted ? ops->choice_cost(deal, &child->state, mode) : 1);
         depth++;
     }
     if (status == SEARCH_WIN && collect_path(frames, depth, out) != 0) status = SEARCH_LIMIT_MEMORY;
@@ -141,7 +142,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     uint64_t first = budget < FIRST_NODES ? budget : FIRST_NODES;
     SearchLimits first_lim = *lim;
     first_lim.prune &= ~ops->later_rules;
-    status = dfs(ops, deal, start, &first_lim, -1, first, t0, scratch, out);
+    status = dfs(ops, deal, start, &first_lim, -1, 0, first, t0, scratch, out);
     if (status != SEARCH_LIMIT_NODES || out->nodes >= budget) goto done;
     /* With a time limit, probing goes on (each probe twice the last) while it has used less
      * than a quarter of the time; without one, lim->probes probes are run.  All probes together
@@ -154,17 +155,22 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     uint64_t probe_nodes = PROBE_NODES;
     /* Discrepancies are weighted (GameOps.choice_cost) only with pruning on, as in dfs(). */
     int probe_step = lim->prune && ops->choice_cost ? ops->probe_step : 1;
+    int modes = lim->prune && ops->choice_cost && ops->probe_modes > 1 ? ops->probe_modes : 1;
     for (int k = 0; k < probes && probe_left > 0; k++, probe_nodes *= 2) {
-        if (lim->max_seconds > 0 && search_clock() - t0 > lim->max_seconds / PROBE_SHARE) break;
-        uint64_t b = probe_nodes < probe_left ? probe_nodes : probe_left;
-        uint64_t before = out->nodes;
-        status = dfs(ops, deal, start, lim, k * probe_step, b, t0, scratch, out);
-        probe_left -= out->nodes - before < probe_left ? out->nodes - before : probe_left;
-        if (status == SEARCH_WIN || status == SEARCH_LIMIT_TIME || status == SEARCH_INTERRUPTED)
-            goto done;
-        if (status == SEARCH_LIMIT_MEMORY) break;   /* wider probes would not fit either */
+        for (int mode = 0; mode < modes && probe_left > 0; mode++) {
+            if (lim->max_seconds > 0 && search_clock() - t0 > lim->max_seconds / PROBE_SHARE)
+                goto last;
+            uint64_t b = probe_nodes < probe_left ? probe_nodes : probe_left;
+            uint64_t before = out->nodes;
+            status = dfs(ops, deal, start, lim, k * probe_step, mode, b, t0, scratch, out);
+            probe_left -= out->nodes - before < probe_left ? out->nodes - before : probe_left;
+            if (status == SEARCH_WIN || status == SEARCH_LIMIT_TIME || status == SEARCH_INTERRUPTED)
+                goto done;
+            if (status == SEARCH_LIMIT_MEMORY) goto last;   /* wider probes would not fit either */
+        }
     }
-    status = dfs(ops, deal, start, lim, -1, budget - out->nodes, t0, scratch, out);
+last:
+    status = dfs(ops, deal, start, lim, -1, 0, budget - out->nodes, t0, scratch, out);
 done:
     free(scratch);
     out->status = status;
