@@ -4,7 +4,7 @@ from __future__ import annotations
 from . import _core
 from .deals import Deal
 from .games import BannerGame, Game, SalicGame
-from .moves import CELL, DEAL, DOWN, PARK, REDEAL, UP, WASTE, Move
+from .moves import CELL, DEAL, PARK, REDEAL, WASTE, Move
 from .result import Result, Stats, Verdict
 from .rules import SalicPosition, BannerPosition
 

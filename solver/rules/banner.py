@@ -100,19 +100,20 @@ class BannerPosition:
 
     # -- moves ---------------------------------------------------------------------------
     def apply(self, move: Move) -> "BannerPosition":
-        why = self.refusal(move)
-        if why is not None:
-            raise IllegalMoveError(f"{move}: {why}")
+        self._check(move)
         new = self.copy()
         new._make(move)
         return new
 
     def play(self, move: Move) -> None:
         """Make ``move`` in this position; IllegalMoveError (and no change) if it is not legal."""
+        self._check(move)
+        self._make(move)
+
+    def _check(self, move: Move) -> None:
         why = self.refusal(move)
         if why is not None:
             raise IllegalMoveError(f"{move}: {why}")
-        self._make(move)
 
     def _make(self, move: Move) -> None:
         """``play`` once ``move`` is known to be legal."""

@@ -146,9 +146,7 @@ class SalicPosition:
     # -- moves ---------------------------------------------------------------------------
     def apply(self, move: Move) -> "SalicPosition":
         """The position after ``move``; IllegalMoveError saying why if it is not legal."""
-        why = self.refusal(move)
-        if why is not None:
-            raise IllegalMoveError(f"{move}: {why}")
+        self._check(move)
         new = self.copy()
         new._make(move)
         return new
@@ -156,10 +154,13 @@ class SalicPosition:
     def play(self, move: Move) -> None:
         """Make ``move`` in this position; IllegalMoveError saying why (and no change) if it is
         not legal."""
+        self._check(move)
+        self._make(move)
+
+    def _check(self, move: Move) -> None:
         why = self.refusal(move)
         if why is not None:
             raise IllegalMoveError(f"{move}: {why}")
-        self._make(move)
 
     def _make(self, move: Move) -> None:
         """``play`` once ``move`` is known to be legal."""
