@@ -114,6 +114,14 @@ static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced,
     return n;
 }
 
+/* Take the highest talon position out of mask and return its rank. */
+static inline int next_down(const BannerDeal *d, uint64_t *mask) {
+    int w = mask[1] ? 1 : 0;
+    int top = 63 - __builtin_clzll(mask[w]);
+    mask[w] &= ~(1ULL << top);
+    return d->rank[64 * w + top];
+}
+
 /* Put p just above the waste top, so equal positions have equal pointers. */
 static inline void settle(BannerState *s) {
     s->p = (uint8_t)(banner_waste_top(s) + 1);
@@ -126,13 +134,36 @@ static void apply(const void *dv, const void *sv, MoveCode m, void *outv) {
     BannerState *s = outv;
     memcpy(s, sv, sizeof *s);
     switch (MOVE_KIND(m)) {
-    case MV_DEAL:
-        s->p = (uint8_t)(banner_stock_next(d, s) + 1);
+    case MV_DEAL: {
+        /* Canonical positions (docs/solver.md, "canonical keys"): the card dealt moves to the
+         * first talon position of its rank above the waste top.  That position is free: it is
+         * at most the card's own, and nothing lies between the waste top and the stock. */
+        int q = banner_stock_next(d, s), r = d->rank[q], from = banner_waste_top(s) + 1;
+        uint64_t m0 = d->rank_mask[r][0] & ~below_mask(from, 0);
+        int c = m0 ? __builtin_ctzll(m0)
+                   : 64 + __builtin_ctzll(d->rank_mask[r][1] & ~below_mask(from, 1));
+        take(s, q);
+        s->present[c >> 6] |= 1ULL << (c & 63);
+        s->p = (uint8_t)(c + 1);
         return;
-    case MV_REDEAL:
+    }
+    case MV_REDEAL: {
+        /* The waste becomes the stock, in the same order: its cards move to the rightmost
+         * positions that hold their ranks in that order (canonical keys). */
+        uint64_t waste[2] = {s->present[0], s->present[1]};
+        int limit = d->talon;
+        s->present[0] = s->present[1] = 0;
+        while (waste[0] | waste[1]) {
+            int r = next_down(d, waste);
+            uint64_t m1 = d->rank_mask[r][1] & below_mask(limit, 1);
+            limit = m1 ? 127 - __builtin_clzll(m1)
+                       : 63 - __builtin_clzll(d->rank_mask[r][0] & below_mask(limit, 0));
+            s->present[limit >> 6] |= 1ULL << (limit & 63);
+        }
         s->p = 0;
         s->passes++;
         return;
+    }
     case MV_WASTE:
         take(s, banner_waste_top(s));
         settle(s);
@@ -166,8 +197,8 @@ static int is_won(const void *dv, const void *sv) {
     return s->run == d->reserve;
 }
 
-/* Key: talon bits (up to 104: word 0 and the low 40 bits of word 1), then p (7 bits) and the
- * pass (2 bits) in word 1; word 2 the cells as a multiset: a 4-bit count per rank (BANNER_EMPTY
+/* Key: talon bits (up to 104: word 0 and the low 40 bits of word 1; the positions are canonical,
+ * see apply), then p (7 bits) and the pass (2 bits) in word 1; word 2 the cells as a multiset: a 4-bit count per rank (BANNER_EMPTY
  * included, 14 counts of at most 8).  The runs done and the foundation height follow from the
  * cards left, so they need no bits. */
 static void make_key(const void *dv, const void *sv, Key *k) {
@@ -180,13 +211,6 @@ static void make_key(const void *dv, const void *sv, Key *k) {
     k->w[2] = w2;
 }
 
-/* Take the highest talon position out of mask and return its rank. */
-static inline int next_down(const BannerDeal *d, uint64_t *mask) {
-    int w = mask[1] ? 1 : 0;
-    int top = 63 - __builtin_clzll(mask[w]);
-    mask[w] &= ~(1ULL << top);
-    return d->rank[64 * w + top];
-}
 
 /* PRUNE_BANNER_REACH (docs/solver.md, "capture bound").  In the last pass every play takes the
  * waste top ("captures" it: it is played or goes into the cell just emptied), and a deal pushes
