@@ -326,5 +326,12 @@ static int choice_cost(const void *dv, const void *sv, int mode) {
     return s->passes < d->passes ? EARLY_CHOICE_COST : mode == 1;
 }
 
+/* The last pass costs nothing in mode 0, and every position after a last-pass one is in it. */
+static int sealed(const void *dv, const void *sv) {
+    const BannerDeal *d = dv;
+    const BannerState *s = sv;
+    return s->passes == d->passes ? 0 : -1;
+}
+
 const GameOps BANNER_OPS = {sizeof(BannerState), gen_moves, apply, is_won, make_key, is_dead,
-                            choice_cost, EARLY_CHOICE_COST, 0, 0, 2};
+                            choice_cost, EARLY_CHOICE_COST, 0, 0, 2, sealed};

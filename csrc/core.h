@@ -43,6 +43,7 @@ enum {
     PRUNE_LONE_CARD = 16,        /* Salic: once the stock is empty, a lone card that fits is played */
     PRUNE_LAST_COPIES = 32,      /* Salic: ... and so is a top card whose face is left in its pile only */
     PRUNE_PARKING_ROOM = 64,     /* Salic: the piles cannot be dug out with the queens there are  */
+    PRUNE_DEAD_CACHE = 128,      /* sealed subtrees a probe searched whole are skipped later       */
     PRUNE_ALL = 0xffff
 };
 
@@ -74,6 +75,12 @@ typedef struct GameOps {
     unsigned later_rules;
     size_t scratch_size;
     int probe_modes;
+    /* The probe mode in which this position and every position after it cost nothing
+     * (choice_cost 0), so that a probe in that mode searches its subtree whole; -1 if none, and
+     * NULL for a game without such positions.  Must hold for every position reachable from one
+     * it holds for, with the same mode.  search.c keeps the subtrees so searched without a win
+     * and skips them in the later probes and the final search. */
+    int (*sealed)(const void *deal, const void *state);
 } GameOps;
 
 #endif

@@ -564,5 +564,12 @@ static int choice_cost(const void *dv, const void *sv, int mode) {
     return mode == 0 || s->sp < SALIC_CARDS;
 }
 
+/* The end game (stock empty) costs nothing in mode 1, and it never ends. */
+static int sealed(const void *dv, const void *sv) {
+    (void)dv;
+    const SalicState *s = sv;
+    return s->sp == SALIC_CARDS ? 1 : -1;
+}
+
 const GameOps SALIC_OPS = {sizeof(SalicState), gen_moves, apply, is_won, make_key, is_dead,
-                           choice_cost, 1, PRUNE_PARKING_ROOM, sizeof(RoomStats), 2};
+                           choice_cost, 1, PRUNE_PARKING_ROOM, sizeof(RoomStats), 2, sealed};

@@ -13,6 +13,7 @@
 #define PROBE_SHARE 2             /* probes take at most 1/PROBE_SHARE of the budget */
 #define MAX_PROBES 24
 #define FIRST_NODES 1000          /* the short exhaustive search before any probe */
+#define DEAD_SHARE 16
 
 typedef struct {
     StateBuf state;
@@ -20,6 +21,8 @@ typedef struct {
     uint8_t n, i;
     uint8_t disc;                 /* discrepancies spent on the way here (probes) */
     uint8_t cost;                 /* discrepancies per step down this position's move list */
+    int8_t smode;                 /* GameOps.sealed of the position (-1: not sealed) */
+    uint8_t root;                 /* sealed, and its parent is not */
 } Frame;
 
 double search_clock(void) {
@@ -39,10 +42,21 @@ static int collect_path(const Frame *frames, int depth, SearchResult *out) {
 /* One depth-first search over a fresh table.  max_disc >= 0 makes it a probe: trying the i-th
  * move of a position (0-based, in the generator's order) costs i * GameOps.choice_cost (in the
  * probe's mode) discrepancies, and a line may spend at most max_disc; a probe proves nothing
- * when it finds no win. */
+ * when it finds no win.
+ *
+ * dead (or NULL; docs/solver.md, "dead-cache") holds the keys of sealed subtrees' roots
+ * (GameOps.sealed) that an earlier search of this deal searched whole without a win: such a
+ * subtree is skipped.  A sealed root
+ * is added when its frame is done, if this search searched it whole: an exhaustive search
+ * always does, a probe when its mode is the root's, since every move in the subtree then costs
+ * nothing.  Searched whole means every position reachable from the root was visited by this
+ * search and none was won: a position is skipped only when this search saw it before (every
+ * position reachable from the root is sealed, so it is not one of the root's ancestors, the
+ * only positions seen and not yet searched whole when the root is entered), when a sound test
+ * calls it dead, or when this cache holds it. */
 static int dfs(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
                int max_disc, int mode, uint64_t node_budget, double t0, void *scratch,
-               SearchResult *out) {
+               Table *dead, SearchResult *out) {
     Table table;
     size_t frame_cap = 256;
     Frame *frames = malloc(frame_cap * sizeof(Frame));
@@ -67,12 +81,18 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
         frames[0].i = 0;
         frames[0].disc = 0;
         frames[0].cost = (uint8_t)(weighted ? ops->choice_cost(deal, start, mode) : 1);
+        frames[0].smode = (int8_t)(dead ? ops->sealed(deal, start) : -1);
+        frames[0].root = 0;
         depth = 1;
     }
     while (depth > 0) {
         Frame *f = &frames[depth - 1];
         int disc = f->disc + f->i * f->cost;
         if (f->i == f->n || (max_disc >= 0 && disc > max_disc)) {
+            if (f->root && f->i == f->n && (max_disc < 0 || mode == f->smode)) {
+                ops->key(deal, &f->state, &key);
+                table_insert(dead, &key);          /* when full, the cache just stops growing */
+            }
             depth--;
             continue;
         }
@@ -107,6 +127,12 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
             }
         }
         if (prune && ops->is_dead(deal, &child->state, prune, m, scratch)) continue;
+        child->smode = f->smode;
+        child->root = 0;
+        if (dead && f->smode < 0 && (child->smode = (int8_t)ops->sealed(deal, &child->state)) >= 0) {
+            if (table_contains(dead, &key)) continue;
+            child->root = 1;
+        }
         child->n = (uint8_t)ops->gen_moves(deal, &child->state, child->moves, reduced, prune);
         child->i = 0;
         child->disc = (uint8_t)(disc < 255 ? disc : 255);
@@ -117,7 +143,7 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
     out->nodes += nodes;
     out->states = table.count;
     if (table_bytes(&table) > out->table_bytes) out->table_bytes = table_bytes(&table);
-    size_t peak = table_bytes(&table) + frame_cap * sizeof(Frame);
+    size_t peak = table_bytes(&table) + frame_cap * sizeof(Frame) + (dead ? table_bytes(dead) : 0);
     if (peak > out->peak_bytes) out->peak_bytes = peak;
     table_free(&table);
     free(frames);
@@ -135,6 +161,16 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     }
     uint64_t budget = lim->max_nodes ? lim->max_nodes : UINT64_MAX;
     int status = SEARCH_NO_WIN;
+    /* The cache of sealed subtrees searched whole (dfs) takes up to 1/DEAD_SHARE of the memory
+     * allowed, and each search's table the rest. */
+    Table dead_table, *dead = NULL;
+    SearchLimits run_lim = *lim;
+    if ((lim->prune & PRUNE_DEAD_CACHE) && ops->choice_cost && ops->sealed &&
+        table_init(&dead_table, lim->max_bytes / DEAD_SHARE) == 0) {
+        dead = &dead_table;
+        run_lim.max_bytes = lim->max_bytes - lim->max_bytes / DEAD_SHARE;
+    }
+    lim = &run_lim;
     /* First a short exhaustive search: most deals are decided within it.  If it ends undecided,
      * probes follow: finding a win is usually cheap when the line strays little from the move
      * order, while a plain depth-first search can sink its whole budget under one early mistake.
@@ -142,7 +178,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     uint64_t first = budget < FIRST_NODES ? budget : FIRST_NODES;
     SearchLimits first_lim = *lim;
     first_lim.prune &= ~ops->later_rules;
-    status = dfs(ops, deal, start, &first_lim, -1, 0, first, t0, scratch, out);
+    status = dfs(ops, deal, start, &first_lim, -1, 0, first, t0, scratch, dead, out);
     if (status != SEARCH_LIMIT_NODES || out->nodes >= budget) goto done;
     /* With a time limit, probing goes on (each probe twice the last) while it has used less
      * than a quarter of the time; without one, lim->probes probes are run.  All probes together
@@ -162,7 +198,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
                 goto last;
             uint64_t b = probe_nodes < probe_left ? probe_nodes : probe_left;
             uint64_t before = out->nodes;
-            status = dfs(ops, deal, start, lim, k * probe_step, mode, b, t0, scratch, out);
+            status = dfs(ops, deal, start, lim, k * probe_step, mode, b, t0, scratch, dead, out);
             probe_left -= out->nodes - before < probe_left ? out->nodes - before : probe_left;
             if (status == SEARCH_WIN || status == SEARCH_LIMIT_TIME || status == SEARCH_INTERRUPTED)
                 goto done;
@@ -170,8 +206,9 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
         }
     }
 last:
-    status = dfs(ops, deal, start, lim, -1, 0, budget - out->nodes, t0, scratch, out);
+    status = dfs(ops, deal, start, lim, -1, 0, budget - out->nodes, t0, scratch, dead, out);
 done:
+    if (dead) table_free(dead);
     free(scratch);
     out->status = status;
     out->seconds = search_clock() - t0;

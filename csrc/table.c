@@ -92,6 +92,16 @@ static int grow(Table *t) {
     return 0;
 }
 
+int table_contains(const Table *t, const Key *key) {
+    uint64_t cap = t->capacity;
+    uint64_t i = slot_of(key_hash(key), cap);
+    while (!key_empty(&t->slots[i])) {
+        if (key_equal(&t->slots[i], key)) return 1;
+        i = i + 1 == cap ? 0 : i + 1;
+    }
+    return 0;
+}
+
 int table_insert(Table *t, const Key *key) {
     uint64_t cap = t->capacity;
     uint64_t i = slot_of(key_hash(key), cap);

@@ -25,5 +25,7 @@ void table_free(Table *t);
 /* Insert key; TABLE_NEW if it was not there, TABLE_SEEN if it was, TABLE_FULL if out of memory. */
 int table_insert(Table *t, const Key *key);
 size_t table_bytes(const Table *t);
+/* Whether key is in the table (nothing is inserted). */
+int table_contains(const Table *t, const Key *key);
 
 #endif

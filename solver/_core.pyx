@@ -16,7 +16,7 @@ PRUNE_ALL_FLAGS = PRUNE_ALL
 RULE_BITS = {"safe-foundation": PRUNE_SAFE_FOUNDATION, "banner-reach": PRUNE_BANNER_REACH,
              "symmetry": PRUNE_SYMMETRY, "banner-prefix": PRUNE_BANNER_PREFIX,
              "lone-card": PRUNE_LONE_CARD, "last-copies": PRUNE_LAST_COPIES,
-             "parking-room": PRUNE_PARKING_ROOM}
+             "parking-room": PRUNE_PARKING_ROOM, "dead-cache": PRUNE_DEAD_CACHE}
 PROBES = 6      # bounded-discrepancy probes before the exhaustive search
 
 
