@@ -162,14 +162,13 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     uint64_t budget = lim->max_nodes ? lim->max_nodes : UINT64_MAX;
     int status = SEARCH_NO_WIN;
     /* The cache of sealed subtrees searched whole (dfs) takes up to 1/DEAD_SHARE of the memory
-     * allowed, and each search's table the rest. */
+     * allowed, and each search's table the rest.  It is made only when the first search leaves
+     * the deal undecided, so that the many deals decided there do not pay for it. */
     Table dead_table, *dead = NULL;
     SearchLimits run_lim = *lim;
-    if ((lim->prune & PRUNE_DEAD_CACHE) && ops->choice_cost && ops->sealed &&
-        table_init(&dead_table, lim->max_bytes / DEAD_SHARE) == 0) {
-        dead = &dead_table;
-        run_lim.max_bytes = lim->max_bytes - lim->max_bytes / DEAD_SHARE;
-    }
+    int use_cache = (lim->prune & PRUNE_DEAD_CACHE) && ops->choice_cost && ops->sealed;
+    size_t dead_bytes = lim->max_bytes / DEAD_SHARE;
+    if (use_cache) run_lim.max_bytes = lim->max_bytes - dead_bytes;
     lim = &run_lim;
     /* First a short exhaustive search: most deals are decided within it.  If it ends undecided,
      * probes follow: finding a win is usually cheap when the line strays little from the move
@@ -178,8 +177,10 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     uint64_t first = budget < FIRST_NODES ? budget : FIRST_NODES;
     SearchLimits first_lim = *lim;
     first_lim.prune &= ~ops->later_rules;
-    status = dfs(ops, deal, start, &first_lim, -1, 0, first, t0, scratch, dead, out);
+    status = dfs(ops, deal, start, &first_lim, -1, 0, first, t0, scratch, NULL, out);
     if (status != SEARCH_LIMIT_NODES || out->nodes >= budget) goto done;
+    if (use_cache && table_init(&dead_table, dead_bytes) == 0)
+        dead = &dead_table;
     /* With a time limit, probing goes on (each probe twice the last) while it has used less
      * than a quarter of the time; without one, lim->probes probes are run.  All probes together
      * take at most a quarter of the node budget. */
