@@ -23,6 +23,7 @@ import subprocess
 import sys
 import time
 
+from solver.bench import percentile
 from solver.survey import parse_deal_range
 
 WORKER = r"""
@@ -50,9 +51,6 @@ def run_chunk(python: str, game: str, first: int, last: int, timeout: float, mem
     return [json.loads(line) for line in out.stdout.splitlines()]
 
 
-def quantile(values: list, q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def summary(rows: list, timeout: float) -> dict:
@@ -60,8 +58,22 @@ def summary(rows: list, timeout: float) -> dict:
     counts: dict = {}
     for _, verdict, _, _ in rows:
         counts[verdict] = counts.get(verdict, 0) + 1
-    return {"counts": counts, "median": statistics.median(seconds), "p90": quantile(seconds, 0.9),
-            "p99": quantile(seconds, 0.99)}
+    # Nearest rank, as `solver bench` reports them, so the two tables read alike.
+    return {"counts": counts, "median": statistics.median(seconds), "p90": percentile(seconds, 90),
+            "p99": percentile(seconds, 99)}
+
+
+def fill_summaries(entry: dict, timeout: float) -> dict:
+    """Add each build's summary, the ratios and the median per-deal ratio to a game's entry
+    (which holds its "rows")."""
+    rows = entry["rows"]
+    base, cand = (summary(rows[n], timeout) for n in ("baseline", "candidate"))
+    paired = [max(b[3], 1e-9) / max(c[3], 1e-9)
+              for b, c in zip(rows["baseline"], rows["candidate"])]
+    entry.update({"baseline": base, "candidate": cand,
+                  "ratio": {q: base[q] / cand[q] for q in ("median", "p90", "p99")},
+                  "per_deal_ratio_median": statistics.median(paired)})
+    return entry
 
 
 def markdown(report: dict) -> str:
@@ -98,7 +110,10 @@ def main(argv=None) -> None:
     if "--render" in argv:
         known, _ = parser.parse_known_args(argv)
         with open(known.render) as f:
-            table = markdown(json.load(f))
+            report = json.load(f)
+        for entry in report["games"].values():      # summaries again from the rows
+            fill_summaries(entry, report["settings"]["timeout"])
+        table = markdown(report)
         print(table, end="")
         if known.markdown:
             with open(known.markdown, "w") as f:
@@ -133,12 +148,8 @@ def main(argv=None) -> None:
             print(f"\r{game}: {last - args.deals.start + 1}/{len(args.deals)} deals", end="",
                   file=sys.stderr, flush=True)
         print(file=sys.stderr)
-        base, cand = (summary(rows[n], args.timeout) for n in builds)
-        paired = [max(b[3], 1e-9) / max(c[3], 1e-9)
-                  for b, c in zip(rows["baseline"], rows["candidate"])]
-        entry = {"baseline": base, "candidate": cand,
-                 "ratio": {q: base[q] / cand[q] for q in ("median", "p90", "p99")},
-                 "per_deal_ratio_median": statistics.median(paired), "rows": rows}
+        entry = fill_summaries({"rows": rows}, args.timeout)
+        base, cand = entry["baseline"], entry["candidate"]
         report["games"][game] = entry
         print(f"{game:18} baseline {base['counts']} median {base['median'] * 1e3:.2f} ms "
               f"p90 {base['p90'] * 1e3:.1f} p99 {base['p99'] * 1e3:.1f} | candidate "
