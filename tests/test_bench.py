@@ -279,3 +279,29 @@ def test_git_commit_in_the_checkout_and_from_an_archive(tmp_path, monkeypatch):
     assert bench.git_commit(tmp_path) == {"commit": "0123abcd" * 5, "dirty": None}
     monkeypatch.setattr(_commit, "COMMIT", "$Format:%H$")
     assert bench.git_commit(tmp_path) == {"commit": None, "dirty": None}
+
+
+# -- benchmarks/compare_builds.py ----------------------------------------------------------------
+
+def load_compare_builds():
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "compare_builds.py"
+    spec = importlib.util.spec_from_file_location("compare_builds", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_compare_builds_reads_percentiles_like_solver_bench():
+    """Both tables of a run must read alike: nearest-rank percentiles, an undecided deal at its
+    time limit, and the ratios recomputed from the stored rows."""
+    compare = load_compare_builds()
+    seconds = [0.001 * k for k in range(1, 199)] + [1.5, 1.7]          # 200 deals
+    rows = {"baseline": [(n, "winnable", 10, s) for n, s in enumerate(seconds, 1)],
+            "candidate": [(n, "winnable", 10, s / 2) for n, s in enumerate(seconds, 1)]}
+    rows["baseline"][-1] = (200, "unknown", 10, 1.9)                    # counted as the limit, 2 s
+    entry = compare.fill_summaries({"rows": rows}, 2.0)
+    base = entry["baseline"]
+    assert base["p99"] == percentile(seconds[:-1] + [2.0], 99) == 0.198   # the 198th of 200
+    assert base["p90"] == 0.18 and base["counts"] == {"winnable": 199, "unknown": 1}
+    assert entry["ratio"]["p99"] == pytest.approx(0.198 / 0.099)
+    assert entry["per_deal_ratio_median"] == pytest.approx(2.0)
