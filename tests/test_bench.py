@@ -247,16 +247,17 @@ def test_markdown_from_a_handmade_report():
 
 # -- benchmarks/run_bench.py -------------------------------------------------------------------
 
-def load_run_bench():
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "run_bench.py"
-    spec = importlib.util.spec_from_file_location("run_bench", path)
+def load_script(name: str):
+    """A script of benchmarks/ (not a package) loaded as a module."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
 def test_run_bench_defaults_are_the_issue_settings():
-    run_bench_script = load_run_bench()
+    run_bench_script = load_script("run_bench")
     args = parse_args(run_bench_script.arguments([]))
     assert args.command == "bench" and args.games == []
     assert args.deals == "1..10000" and args.timeout == 60 and args.max_memory == 2 << 30
@@ -283,18 +284,10 @@ def test_git_commit_in_the_checkout_and_from_an_archive(tmp_path, monkeypatch):
 
 # -- benchmarks/compare_builds.py ----------------------------------------------------------------
 
-def load_compare_builds():
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "compare_builds.py"
-    spec = importlib.util.spec_from_file_location("compare_builds", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_compare_builds_reads_percentiles_like_solver_bench():
     """Both tables of a run must read alike: nearest-rank percentiles, an undecided deal at its
     time limit, and the ratios recomputed from the stored rows."""
-    compare = load_compare_builds()
+    compare = load_script("compare_builds")
     seconds = [0.001 * k for k in range(1, 199)] + [1.5, 1.7]          # 200 deals
     rows = {"baseline": [(n, "winnable", 10, s) for n, s in enumerate(seconds, 1)],
             "candidate": [(n, "winnable", 10, s / 2) for n, s in enumerate(seconds, 1)]}
