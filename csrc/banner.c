@@ -197,9 +197,9 @@ static int is_won(const void *dv, const void *sv) {
     return s->run == d->reserve;
 }
 
-/* Key: talon bits (up to 104: word 0 and the low 40 bits of word 1; the positions are canonical,
- * see apply), then p (7 bits) and the pass (2 bits) in word 1; word 2 the cells as a multiset: a 4-bit count per rank (BANNER_EMPTY
- * included, 14 counts of at most 8).  The runs done and the foundation height follow from the
+/* Key: talon bits (up to 104: word 0 and the low 40 bits of word 1; the positions are
+ * canonical, see apply), then p (7 bits) and the pass (2 bits) in word 1; word 2 the cells as a
+ * multiset: a 4-bit count per rank (BANNER_EMPTY included, 14 counts of at most 8).  The runs done and the foundation height follow from the
  * cards left, so they need no bits. */
 static void make_key(const void *dv, const void *sv, Key *k) {
     const BannerDeal *d = dv;
@@ -210,7 +210,6 @@ static void make_key(const void *dv, const void *sv, Key *k) {
     k->w[1] = s->present[1] | ((uint64_t)s->p << 40) | ((uint64_t)s->passes << 48) | KEY_VALID;
     k->w[2] = w2;
 }
-
 
 /* PRUNE_BANNER_REACH (docs/solver.md, "capture bound").  In the last pass every play takes the
  * waste top ("captures" it: it is played or goes into the cell just emptied), and a deal pushes

@@ -46,10 +46,9 @@ static int collect_path(const Frame *frames, int depth, SearchResult *out) {
  *
  * dead (or NULL; docs/solver.md, "dead-cache") holds the keys of sealed subtrees' roots
  * (GameOps.sealed) that an earlier search of this deal searched whole without a win: such a
- * subtree is skipped.  A sealed root
- * is added when its frame is done, if this search searched it whole: an exhaustive search
- * always does, a probe when its mode is the root's, since every move in the subtree then costs
- * nothing.  Searched whole means every position reachable from the root was visited by this
+ * subtree is skipped.  A sealed root is added when its frame is done, if this search searched
+ * it whole: an exhaustive search always does, a probe when its mode is the root's, since every
+ * move in the subtree then costs nothing.  Searched whole means every position reachable from the root was visited by this
  * search and none was won: a position is skipped only when this search saw it before (every
  * position reachable from the root is sealed, so it is not one of the root's ancestors, the
  * only positions seen and not yet searched whole when the root is entered), when a sound test
