@@ -48,11 +48,11 @@ static int collect_path(const Frame *frames, int depth, SearchResult *out) {
  * (GameOps.sealed) that an earlier search of this deal searched whole without a win: such a
  * subtree is skipped.  A sealed root is added when its frame is done, if this search searched
  * it whole: an exhaustive search always does, a probe when its mode is the root's, since every
- * move in the subtree then costs nothing.  Searched whole means every position reachable from the root was visited by this
- * search and none was won: a position is skipped only when this search saw it before (every
- * position reachable from the root is sealed, so it is not one of the root's ancestors, the
- * only positions seen and not yet searched whole when the root is entered), when a sound test
- * calls it dead, or when this cache holds it. */
+ * move in the subtree then costs nothing.  Searched whole means every position reachable from
+ * the root was visited by this search and none was won: a position is skipped only when this
+ * search saw it before, when a sound test calls it dead, or when this cache holds it; and the
+ * positions seen before but not searched whole (the root's ancestors, and in a probe those
+ * whose moves the discrepancy limit cut) are not sealed, so not reachable from the root. */
 static int dfs(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
                int max_disc, int mode, uint64_t node_budget, double t0, void *scratch,
                Table *dead, SearchResult *out) {
