@@ -159,9 +159,9 @@ def exact_canon(game, ref) -> tuple:
 
 def symmetric_canon(game, ref) -> tuple:
     """The position up to the symmetries issue 3 asks the core to merge: suits where they do not
-    matter, Banner cells as a multiset and Banner talon cards as ranks, interchangeable queens (those other than the last that
-    hold at most one card: nothing more can land on them). Positions equal here are the same
-    game, so they must get the same core key."""
+    matter, Banner cells as a multiset and Banner talon cards as ranks, interchangeable queens
+    (those other than the last that hold at most one card: nothing more can land on them).
+    Positions equal here are the same game, so they must get the same core key."""
     if game.family == "banner":
         # Only ranks matter, so which copy of a rank lies where in the waste or the stock does
         # not either: the core keeps those cards at canonical positions.
