@@ -12,6 +12,9 @@ static const int8_t DOWN_BELOW[13] = {1, 2, 3, 4, -1, -1, -1, -1, -1, -1, -1, -1
 
 static inline int is_up_rank(int r) { return r >= SIX && r <= 10; }
 
+/* The rank laid on each rank in its chain (6 7 8 9 10 J, 5 4 3 2 A K), or -1. */
+static const int8_t NEXT_RANK[13] = {12, 0, 1, 2, 3, 6, 7, 8, 9, 10, -1, -1, -1};
+
 /* A card's face: its rank, and for Glencoe's fives and sixes its suit too (13 + 13 * suit +
  * rank).  Cards of one face are interchangeable everywhere; cards of different faces never
  * compete for the same foundation room. */
@@ -136,11 +139,18 @@ static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced,
         if (top[q] < 0 && q != last && first_empty < 0) first_empty = q;
     }
     int can_park = !d->park_after_stock || s->sp == SALIC_CARDS;
+    /* PRUNE_LAZY_PLAYS (docs/solver.md): while dealing, without parking, a play from a pile
+     * other than the last is lazy (dst 1).  After one, no deal follows, and a play from the last
+     * pile only of the rank laid next on it in its chain. */
+    int lazy = (prune & PRUNE_LAZY_PLAYS) && !can_park;
+    int after_lazy = lazy && s->lazy;
+    int may_deal = s->sp < SALIC_CARDS && !after_lazy;
     int forced = -1;                    /* a pile whose foundation play is forced (pruning) */
     for (int q = 0; q < nq; q++) {
         int t = top[q];
         if (t < 0 || room(d, s, d->rank[t], d->suit[t]) <= 0) continue;
-        out[n++] = MOVE(MV_FOUND, q, 0);
+        if (after_lazy && q == last && d->rank[t] != NEXT_RANK[s->lazy - 1]) continue;
+        out[n++] = MOVE(MV_FOUND, q, lazy && q != last);
         if (forced >= 0) continue;
         if ((prune & PRUNE_SAFE_FOUNDATION) && is_safe(d, s, t)) forced = q;
         /* Once the stock is empty (docs/solver.md): a lone card that fits, or a card whose face
@@ -158,7 +168,7 @@ static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced,
         return 1;
     }
     if (!reduced || !can_park) {
-        if (s->sp < SALIC_CARDS) out[n++] = MOVE(MV_DEAL, 0, 0);
+        if (may_deal) out[n++] = MOVE(MV_DEAL, 0, 0);
         if (!can_park) return n;
         for (int q = 0; q < nq; q++)
             if (top[q] >= 0)
@@ -200,6 +210,7 @@ static void apply(const void *dv, const void *sv, MoveCode m, void *outv) {
     SalicState *s = outv;
     memcpy(s, sv, sizeof *s);
     int kind = MOVE_KIND(m), q = MOVE_SRC(m);
+    s->lazy = 0;
     if (kind == MV_DEAL) {
         int pos = s->sp++;
         if (d->queen_no[pos] != SALIC_NONE)
@@ -224,6 +235,7 @@ static void apply(const void *dv, const void *sv, MoveCode m, void *outv) {
     s->on_found++;
     if (r == SIX) s->six_suit[d->suit[t]]++;
     if (r == FIVE) s->five_suit[d->suit[t]]++;
+    if (MOVE_DST(m)) s->lazy = (uint8_t)(1 + r);
 }
 
 static int is_won(const void *dv, const void *sv) {
@@ -285,7 +297,7 @@ static void make_key(const void *dv, const void *sv, Key *k) {
     uint64_t w2 = 0;
     for (int q = 0; q < SALIC_QUEENS; q++) w2 |= entry[q] << (6 * q);
     k->w[0] = present[0];
-    k->w[1] = present[1] | ((uint64_t)s->sp << 40) | KEY_VALID;
+    k->w[1] = present[1] | ((uint64_t)s->sp << 40) | ((uint64_t)s->lazy << 47) | KEY_VALID;
     k->w[2] = w2;
 }
 

@@ -3,7 +3,7 @@
  * The deal is stored once: for each deal position its rank and suit, which pile it lands on and
  * where each queen's segment of the stock begins and ends.  A pile is then fully described by
  * which cards of its segment are still on it ("present" bits, one per deal position) plus at most
- * one card parked at its bottom, so the search state is 48 bytes.
+ * one card parked at its bottom, so the search state is 56 bytes.
  */
 #ifndef SALIC_H
 #define SALIC_H
@@ -33,6 +33,7 @@ typedef struct {
     uint8_t parked[SALIC_QUEENS];     /* deal position of the card parked on queen q, or NONE */
     uint8_t cnt[13];                  /* cards of each rank on foundations */
     uint8_t six_suit[4], five_suit[4];/* Glencoe: sixes / fives of each suit on foundations */
+    uint8_t lazy;                     /* PRUNE_LAZY_PLAYS: 1 + rank of the lazy play that led here, or 0 */
 } SalicState;
 
 /* Fill deal and the initial state from 104 cards (suit*13+rank) in deal order, the first a queen.

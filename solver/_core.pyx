@@ -16,7 +16,8 @@ PRUNE_ALL_FLAGS = PRUNE_ALL
 RULE_BITS = {"safe-foundation": PRUNE_SAFE_FOUNDATION, "banner-reach": PRUNE_BANNER_REACH,
              "symmetry": PRUNE_SYMMETRY, "banner-prefix": PRUNE_BANNER_PREFIX,
              "lone-card": PRUNE_LONE_CARD, "last-copies": PRUNE_LAST_COPIES,
-             "parking-room": PRUNE_PARKING_ROOM, "dead-cache": PRUNE_DEAD_CACHE}
+             "parking-room": PRUNE_PARKING_ROOM, "dead-cache": PRUNE_DEAD_CACHE,
+             "lazy-plays": PRUNE_LAZY_PLAYS}
 PROBES = 6      # bounded-discrepancy probes before the exhaustive search
 
 
@@ -143,7 +144,9 @@ cdef class CorePosition:
         cdef CorePosition p = CorePosition.__new__(CorePosition)
         cdef MoveCode m = (move[0] << 8) | (move[1] << 4) | move[2]
         p.game = self.game
-        if (move[0] << 8 | move[1] << 4 | move[2]) not in [(k << 8 | a << 4 | b) for k, a, b in self.moves()]:
+        # A foundation play marked lazy (dst 1, PRUNE_LAZY_PLAYS) is the same play.
+        plain = (move[0], move[1], 0) if move[0] == FOUND else move
+        if plain not in self.moves():
             raise ValueError(f"core move {move} is not legal here")
         self.game.ops.apply(self.game.deal, &self.state, m, &p.state)
         return p

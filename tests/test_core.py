@@ -60,7 +60,10 @@ def reference_codes(position) -> set:
 
 
 def reference_for_code(position, code: tuple) -> Move:
-    """A legal reference move with this core code (AssertionError if there is none)."""
+    """A legal reference move with this core code (AssertionError if there is none). A
+    foundation play marked lazy (dst 1, docs/solver.md "lazy-plays") is the same play."""
+    if code[0] == _core.FOUND:
+        code = (code[0], code[1], 0)
     for move in position.legal_moves():
         if core_code(move) == code:
             return move
