@@ -44,8 +44,8 @@ enum {
     PRUNE_LAST_COPIES = 32,      /* Salic: ... and so is a top card whose face is left in its pile only */
     PRUNE_PARKING_ROOM = 64,     /* Salic: the piles cannot be dug out with the queens there are  */
     PRUNE_DEAD_CACHE = 128,      /* sealed subtrees a probe searched whole are skipped later       */
-    PRUNE_LAZY_PLAYS = 256,      /* Salic (PySol profiles): a play from a pile no deal can reach waits
-                                    until a play that depends on it                              */
+    PRUNE_LAZY_PLAYS = 256,      /* Salic (PySol profiles): after a play from a pile no deal reaches,
+                                    no deal, and a last-pile play only of the rank laid next on it */
     PRUNE_ALL = 0xffff
 };
 

@@ -245,7 +245,7 @@ static int is_won(const void *dv, const void *sv) {
 }
 
 /* The canonical key.  Word 0 and the low 40 bits of word 1: present bits; then the stock
- * pointer.  Word 2: one 6-bit entry per queen, the card at the bottom of its pile by face
+ * pointer, and from bit 47 the state's lazy field (PRUNE_LAZY_PLAYS).  Word 2: one 6-bit entry per queen, the card at the bottom of its pile by face
  * (1 + rank, plus 13 * (suit + 1) for Glencoe's fives and sixes), 0 for none.
  *
  * Queens other than the last that hold at most one card are interchangeable (nothing is dealt
