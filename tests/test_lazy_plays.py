@@ -17,6 +17,8 @@ from solver.deals import deal_from_number
 from solver.games import find_game
 from solver.result import Verdict
 
+from test_core import salic_core_order
+
 LAZY = PRUNING_RULES["lazy-plays"]
 NEXT_RANK = {0: 12, 1: 0, 2: 1, 3: 2, 4: 3, 5: 6, 6: 7, 7: 8, 8: 9, 9: 10}
 PROFILES = ["pysol-glencoe", "pysol-laggard-lady", "pysol-intrigue"]
@@ -66,9 +68,7 @@ def test_winning_lines_in_normal_form_replay_under_the_rule(game_id):
     for number in range(1, 41):
         deal = deal_from_number(game, number)
         core = core_game(game, deal)
-        cards = list(deal.cards)
-        q = next(i for i, c in enumerate(cards) if c % 13 == 11)
-        cards.insert(0, cards.pop(q))
+        cards = salic_core_order(deal.cards)
         status, line, *_ = core.search(200_000, 0.0, 1 << 28, DEFAULT_RULES)
         if status != "win":
             continue
