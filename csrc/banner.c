@@ -333,4 +333,4 @@ static int sealed(const void *dv, const void *sv) {
 }
 
 const GameOps BANNER_OPS = {sizeof(BannerState), gen_moves, apply, is_won, make_key, is_dead,
-                            choice_cost, EARLY_CHOICE_COST, 0, 0, 2, sealed};
+                            choice_cost, EARLY_CHOICE_COST, 0, NULL, 0, 2, sealed};

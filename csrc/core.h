@@ -75,6 +75,11 @@ typedef struct GameOps {
     /* Rules left out of the first short search (search.c): tests that cost more than they save
      * on the deals that search decides. */
     unsigned later_rules;
+    /* Rules each probe of this deal is run both with and without (search.c), when the search
+     * has them, or NULL for none: rules that change which lines a probe's discrepancies reach,
+     * for better or worse by deal.  Such a rule must leave sealed positions' subtrees unchanged,
+     * so that the cache of them holds. */
+    unsigned (*twin_rules)(const void *deal);
     size_t scratch_size;
     int probe_modes;
     /* The probe mode in which this position and every position after it cost nothing

@@ -168,6 +168,32 @@ static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced,
         return 1;
     }
     if (!reduced || !can_park) {
+        if (lazy && n > 0) {
+            /* Order only: the play from the last pile, then lazy plays of the rank the last
+             * pile's top is laid on, then the deal, then the other lazy plays. */
+            int feed = -1;
+            if (last >= 0 && top[last] >= 0) {
+                int x = d->rank[top[last]];
+                if (x != SIX && x != FIVE) feed = is_up_rank(x) ? x - 1 : DOWN_BELOW[x];
+            }
+            MoveCode first[MAX_MOVES], rest[MAX_MOVES];
+            int nf = 0, nr = 0;
+            for (int i = 0; i < n; i++) {
+                int q = MOVE_SRC(out[i]);
+                if (q == last) first[nf++] = out[i];
+            }
+            for (int i = 0; i < n; i++) {
+                int q = MOVE_SRC(out[i]);
+                if (q == last) continue;
+                if (feed >= 0 && d->rank[top[q]] == feed) first[nf++] = out[i];
+                else rest[nr++] = out[i];
+            }
+            n = 0;
+            for (int i = 0; i < nf; i++) out[n++] = first[i];
+            if (may_deal) out[n++] = MOVE(MV_DEAL, 0, 0);
+            for (int i = 0; i < nr; i++) out[n++] = rest[i];
+            return n;
+        }
         if (may_deal) out[n++] = MOVE(MV_DEAL, 0, 0);
         if (!can_park) return n;
         for (int q = 0; q < nq; q++)
@@ -583,5 +609,12 @@ static int sealed(const void *dv, const void *sv) {
     return s->sp == SALIC_CARDS ? 1 : -1;
 }
 
+/* lazy-plays changes the moves of the PySol profiles only (no parking while dealing). */
+static unsigned twin_rules(const void *dv) {
+    const SalicDeal *d = dv;
+    return d->park_after_stock ? PRUNE_LAZY_PLAYS : 0;
+}
+
 const GameOps SALIC_OPS = {sizeof(SalicState), gen_moves, apply, is_won, make_key, is_dead,
-                           choice_cost, 1, PRUNE_PARKING_ROOM, sizeof(RoomStats), 2, sealed};
+                           choice_cost, 1, PRUNE_PARKING_ROOM | PRUNE_LAZY_PLAYS,
+                           twin_rules, sizeof(RoomStats), 2, sealed};

@@ -192,17 +192,27 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     /* Discrepancies are weighted (GameOps.choice_cost) only with pruning on, as in dfs(). */
     int probe_step = lim->prune && ops->choice_cost ? ops->probe_step : 1;
     int modes = lim->prune && ops->choice_cost && ops->probe_modes > 1 ? ops->probe_modes : 1;
+    /* Each probe runs with the rules asked for, then again without the game's twin rules for
+     * this deal, if it names any (GameOps.twin_rules). */
+    unsigned twin_rules = ops->twin_rules ? ops->twin_rules(deal) & lim->prune : 0;
+    int twins = twin_rules ? 2 : 1;
     for (int k = 0; k < probes && probe_left > 0; k++, probe_nodes *= 2) {
         for (int mode = 0; mode < modes && probe_left > 0; mode++) {
             if (lim->max_seconds > 0 && search_clock() - t0 > lim->max_seconds / PROBE_SHARE)
                 goto last;
-            uint64_t b = probe_nodes < probe_left ? probe_nodes : probe_left;
-            uint64_t before = out->nodes;
-            status = dfs(ops, deal, start, lim, k * probe_step, mode, b, t0, scratch, dead, out);
-            probe_left -= out->nodes - before < probe_left ? out->nodes - before : probe_left;
-            if (status == SEARCH_WIN || status == SEARCH_LIMIT_TIME || status == SEARCH_INTERRUPTED)
-                goto done;
-            if (status == SEARCH_LIMIT_MEMORY) goto last;   /* wider probes would not fit either */
+            for (int twin = 0; twin < twins && probe_left > 0; twin++) {
+                uint64_t b = probe_nodes < probe_left ? probe_nodes : probe_left;
+                uint64_t before = out->nodes;
+                SearchLimits probe_lim = *lim;
+                if (twin) probe_lim.prune &= ~twin_rules;
+                status = dfs(ops, deal, start, &probe_lim, k * probe_step, mode, b, t0, scratch,
+                             dead, out);
+                probe_left -= out->nodes - before < probe_left ? out->nodes - before : probe_left;
+                if (status == SEARCH_WIN || status == SEARCH_LIMIT_TIME ||
+                    status == SEARCH_INTERRUPTED)
+                    goto done;
+                if (status == SEARCH_LIMIT_MEMORY) goto last;   /* wider ones would not fit */
+            }
         }
     }
 last:

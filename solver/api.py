@@ -14,7 +14,7 @@ def solve(game, deal, *, max_nodes: int | None = None, timeout: float | None = N
     ``max_nodes`` positions, ``timeout`` seconds, ``max_memory`` bytes for the transposition
     table (default 1 GiB); reaching one gives ``Verdict.UNKNOWN`` with ``reason`` set.
     ``prune=True`` uses the default rules (``solver.core.DEFAULT_RULES``: all but
-    ``banner-reach`` and ``lazy-plays``), ``prune=False`` turns every pruning rule off (docs/solver.md); an int
+    ``banner-reach``), ``prune=False`` turns every pruning rule off (docs/solver.md); an int
     selects rules by bit (``solver.core.PRUNING_RULES``). ``line=False`` skips building the
     winning line in notation (``Result.moves`` stays empty, ``Result.length`` still gives its
     length): for surveys.

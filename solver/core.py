@@ -14,9 +14,8 @@ DEFAULT_MAX_MEMORY = 1 << 30
 PRUNING_RULES = dict(_core.RULE_BITS)
 ALL_RULES = _core.PRUNE_ALL_FLAGS
 #: What ``prune=True`` turns on: every rule but ``banner-reach``, which ``banner-prefix`` made
-#: redundant in practice (docs/solver.md) while it costs a fifth of the Banner search time, and
-#: ``lazy-plays``, which is sound but with today's move order decides fewer of deals 1..200.
-DEFAULT_RULES = ALL_RULES & ~PRUNING_RULES["banner-reach"] & ~PRUNING_RULES["lazy-plays"]
+#: redundant in practice (docs/solver.md) while it costs a fifth of the Banner search time.
+DEFAULT_RULES = ALL_RULES & ~PRUNING_RULES["banner-reach"]
 
 _REASONS = {"nodes": "nodes", "time": "time", "memory": "memory", "interrupted": "interrupted"}
 

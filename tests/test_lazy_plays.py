@@ -9,7 +9,10 @@ rule alone against the unpruned search, like every rule.
 """
 from __future__ import annotations
 
+import random
+
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from solver import _core
 from solver.core import DEFAULT_RULES, PRUNING_RULES, core_game, run
@@ -69,7 +72,7 @@ def test_winning_lines_in_normal_form_replay_under_the_rule(game_id):
         deal = deal_from_number(game, number)
         core = core_game(game, deal)
         cards = salic_core_order(deal.cards)
-        status, line, *_ = core.search(200_000, 0.0, 1 << 28, DEFAULT_RULES)
+        status, line, *_ = core.search(200_000, 0.0, 1 << 28, DEFAULT_RULES & ~LAZY)
         if status != "win":
             continue
         moves, swaps = normal_form(annotated_line(core, cards, line))
@@ -93,8 +96,7 @@ def test_winning_lines_in_normal_form_replay_under_the_rule(game_id):
 @pytest.mark.parametrize("game_id", PROFILES)
 def test_the_rule_cuts_moves_and_keeps_the_verdicts(game_id):
     """In use: after a lazy play the deal is not offered. And with and without the rule (the
-    default rules on; it is not one of them) the verdicts agree, while the node counts differ
-    on some deals."""
+    other default rules on) the verdicts agree, while the node counts differ on some deals."""
     game = find_game(game_id)
     deal = deal_from_number(game, 1)
     pos = core_game(game, deal).position()
@@ -114,8 +116,8 @@ def test_the_rule_cuts_moves_and_keeps_the_verdicts(game_id):
     decided = changed = 0
     for number in range(1, 31):
         deal = deal_from_number(game, number)
-        with_rule = run(game, deal, max_nodes=200_000, prune=DEFAULT_RULES | LAZY, line=False)
-        without = run(game, deal, max_nodes=200_000, prune=DEFAULT_RULES, line=False)
+        with_rule = run(game, deal, max_nodes=200_000, prune=DEFAULT_RULES, line=False)
+        without = run(game, deal, max_nodes=200_000, prune=DEFAULT_RULES & ~LAZY, line=False)
         if Verdict.UNKNOWN not in (with_rule.verdict, without.verdict):
             assert with_rule.verdict is without.verdict, (game_id, number)
             decided += 1
@@ -134,3 +136,91 @@ def test_the_seed_rules_have_no_lazy_plays():
                 break
             assert all(m[2] == 0 for m in moves if m[0] == _core.FOUND), game_id
             pos = pos.play(moves[-1] if moves[-1][0] == _core.DEAL else moves[0])
+
+
+def test_the_rule_is_a_default_rule():
+    assert DEFAULT_RULES & LAZY
+
+
+def same_plays(moves):
+    """A move list as a set, a play marked lazy taken as the same play unmarked."""
+    return {(m[0], m[1], 0) if m[0] == _core.FOUND else tuple(m) for m in moves}
+
+
+@settings(max_examples=15, deadline=None)
+@given(game_id=st.sampled_from(PROFILES), number=st.integers(1, 10 ** 6),
+       seed=st.integers(0, 2 ** 32 - 1))
+def test_the_rule_changes_only_the_moves_after_a_lazy_play(game_id, number, seed):
+    """Along a random line of unmarked moves (so no lazy play is ever made): the rule offers the
+    same moves while dealing (it only marks and orders them), and once the stock is empty it
+    changes nothing at all, so the probes run with and without it (search.c, twin rules) share
+    their sealed end games."""
+    game = find_game(game_id)
+    pos = core_game(game, deal_from_number(game, number)).position()
+    rng = random.Random(seed)
+    end_game = 0
+    for _ in range(1000):
+        plain = pos.moves(True, DEFAULT_RULES & ~LAZY)
+        ruled = pos.moves(True, DEFAULT_RULES)
+        assert same_plays(ruled) == same_plays(plain) and len(ruled) == len(plain)
+        if pos.describe()["dealt"] == 104:
+            assert ruled == plain
+            end_game += 1
+        if not plain or end_game >= 50:
+            break
+        pos = pos.play(rng.choice(plain))
+    assert end_game >= 1
+
+
+RANK_BELOW = {6: 5, 7: 6, 8: 7, 9: 8, 10: 9, 3: 4, 2: 3, 1: 2, 0: 1, 12: 0}
+
+
+def test_the_order_for_the_rule():
+    """While dealing, before any lazy play (csrc/salic.c): the play from the last pile, then the
+    lazy plays of the rank the last pile's top is laid on, then the deal, then the other lazy
+    plays."""
+    seen = fed = 0
+    for game_id in PROFILES:
+        game = find_game(game_id)
+        for number in range(1, 40):
+            deal = deal_from_number(game, number)
+            cards = salic_core_order(deal.cards)
+            pos = core_game(game, deal).position()
+            while pos.describe()["dealt"] < 104:
+                moves = pos.moves(True, DEFAULT_RULES)
+                state = pos.describe()
+                last, tops = state["queens"] - 1, state["tops"]
+                if len(moves) > 1:
+                    feed = RANK_BELOW.get(cards[tops[last]] % 13) if tops[last] >= 0 else None
+
+                    def place(m):
+                        if m[0] == _core.DEAL:
+                            return 2
+                        if m[1] == last:
+                            return 0
+                        assert m[2] == 1           # a play from another pile is lazy
+                        return 1 if cards[tops[m[1]]] % 13 == feed else 3
+                    places = [place(m) for m in moves]
+                    assert places == sorted(places), (game_id, number, moves)
+                    seen += 1
+                    fed += 1 in places
+                plain = pos.moves(True, DEFAULT_RULES & ~LAZY)
+                pos = pos.play(plain[0] if plain[0][0] == _core.FOUND else plain[-1])
+                if not plain or pos.is_won():
+                    break
+    assert seen >= 100 and fed >= 5, (seen, fed)
+
+
+def test_the_seed_rules_search_the_same_with_or_without_the_rule():
+    """The rule changes no move of the seed rules, nor the probes (no twin probes there): the
+    search is the same node for node. Deals past the first short search are included."""
+    probed = 0
+    for game_id in ("glencoe", "intrigue"):
+        game = find_game(game_id)
+        for number in range(1, 25):
+            core = core_game(game, deal_from_number(game, number))
+            with_rule = core.search(100_000, 0.0, 1 << 27, DEFAULT_RULES)
+            without = core.search(100_000, 0.0, 1 << 27, DEFAULT_RULES & ~LAZY)
+            assert with_rule[:3] == without[:3], (game_id, number)
+            probed += with_rule[2] > 1000
+    assert probed >= 3, probed
