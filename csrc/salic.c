@@ -425,8 +425,7 @@ static int grid_index(const Grid *g) {
 
 /* Depth-first walk over the feasible closed points from the origin.  1 when the end is reached
  * or more than budget steps were tried, 0 when every reachable feasible point has been seen. */
-static int grid_walk(Grid *g, int points, int *budget) {
-    uint8_t seen[GRID_MAX / 8];
+static int grid_walk(Grid *g, int points, int *budget, uint8_t *seen) {
     memset(seen, 0, (size_t)(points + 7) / 8);
     uint8_t next[SALIC_CARDS + 1];
     uint8_t saved[SALIC_CARDS + 1][SALIC_QUEENS];   /* idx on arrival at each depth */
@@ -521,7 +520,10 @@ static int first_copy_dead(const Grid *g) {
     return 0;
 }
 
-static int parking_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps) {
+/* The test with a grid of at most grid_max points (seen: grid_max bits) and visits steps
+ * beyond a straight walk. */
+static int room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, int grid_max,
+                     int visits, uint8_t *seen) {
     Grid g;
     memset(&g, 0, sizeof g);
     int size[SALIC_QUEENS], order[SALIC_QUEENS], n = 0;
@@ -536,7 +538,7 @@ static int parking_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *
     int points = 1;
     for (int i = 0; i < n; i++) {
         int q = order[i];
-        if (points * (size[q] + 1) > GRID_MAX) continue;   /* left out: its cards count as free */
+        if (points * (size[q] + 1) > grid_max) continue;   /* left out: its cards count as free */
         int p = g.k++;
         g.stride[p] = points;
         points *= size[q] + 1;
@@ -552,12 +554,26 @@ static int parking_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *
     }
     if (g.k == 0) return 0;
     memcpy(g.total, g.inpile, sizeof g.total);
-    /* Enough steps for a walk straight to the end (k tries per card), and GRID_VISITS more. */
+    /* Enough steps for a walk straight to the end (k tries per card), and visits more. */
     if (first_copy_dead(&g)) return 1;
-    int budget = g.k * g.left + GRID_VISITS, left = budget;
-    int dead = grid_walk(&g, points, &left) == 0;
+    int budget = g.k * g.left + visits, left = budget;
+    int dead = grid_walk(&g, points, &left, seen) == 0;
     *steps += (uint64_t)(budget - (left > 0 ? left : 0)) + (uint64_t)g.k * 12;
     return dead;
+}
+
+static int parking_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps) {
+    uint8_t seen[GRID_MAX / 8];
+    return room_dead(d, s, steps, GRID_MAX, GRID_VISITS, seen);
+}
+
+/* PRUNE_DEEP_ROOM (docs/solver.md, "deep-room"): the same test with a larger grid and budget. */
+#define DEEP_GRID (1 << 20)
+#define DEEP_VISITS 5000
+
+static int deep_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps) {
+    uint8_t seen[DEEP_GRID / 8];     /* 128 KiB of stack */
+    return room_dead(d, s, steps, DEEP_GRID, DEEP_VISITS, seen);
 }
 
 /* How often the search runs the parking-room test (scratch kept for one search).  It costs
@@ -569,19 +585,46 @@ static int parking_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *
 #define ROOM_RARE 16
 #define ROOM_SAMPLE 32
 #define ROOM_STEPS_PER_DEAL 32
+/* The deep test (PRUNE_DEEP_ROOM, PySol profiles) takes over once the search has offered
+ * DEEP_AFTER deals, so that the deals decided sooner do not pay for it.  Once it has been run
+ * DEEP_TRIAL times, it is skipped while its steps exceed DEEP_STEPS_PER_DEAL per deal offered to
+ * it, and, if it found dead ends in fewer than 1 in ROOM_RARE of them, only every ROOM_SAMPLE-th
+ * deal is tested. */
+#define DEEP_AFTER 20000
+#define DEEP_TRIAL 1024
+#define DEEP_STEPS_PER_DEAL 64
 
 typedef struct {
     uint64_t offered, tested, dead, steps;
+    uint64_t deep_offered, deep_tested, deep_dead, deep_steps;
 } RoomStats;
 
 static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via, void *scratch) {
     const SalicDeal *d = dv;
     const SalicState *s = sv;
-    if (!(prune & PRUNE_PARKING_ROOM) || (via != MOVE_NONE && MOVE_KIND(via) != MV_DEAL)) return 0;
+    if (!(prune & (PRUNE_PARKING_ROOM | PRUNE_DEEP_ROOM)) ||
+        (via != MOVE_NONE && MOVE_KIND(via) != MV_DEAL))
+        return 0;
     RoomStats *st = scratch;
     uint64_t ignored = 0;
-    if (!st) return parking_room_dead(d, s, &ignored);
+    int deep = (prune & PRUNE_DEEP_ROOM) && d->park_after_stock;
+    if (!st) {
+        if (deep) return deep_room_dead(d, s, &ignored);
+        return (prune & PRUNE_PARKING_ROOM) && parking_room_dead(d, s, &ignored);
+    }
     st->offered++;
+    if (deep && st->offered > DEEP_AFTER) {
+        st->deep_offered++;
+        if (st->deep_tested >= DEEP_TRIAL &&
+            (st->deep_steps > DEEP_STEPS_PER_DEAL * st->deep_offered ||
+             (st->deep_dead * ROOM_RARE < st->deep_tested && st->deep_offered % ROOM_SAMPLE != 0)))
+            return 0;
+        st->deep_tested++;
+        int dead = deep_room_dead(d, s, &st->deep_steps);
+        st->deep_dead += (uint64_t)dead;
+        return dead;
+    }
+    if (!(prune & PRUNE_PARKING_ROOM)) return 0;
     if (st->tested >= ROOM_TRIAL &&
         (st->steps > ROOM_STEPS_PER_DEAL * st->offered ||
          (st->dead * ROOM_RARE < st->tested && st->offered % ROOM_SAMPLE != 0)))
@@ -616,5 +659,5 @@ static unsigned twin_rules(const void *dv) {
 }
 
 const GameOps SALIC_OPS = {sizeof(SalicState), gen_moves, apply, is_won, make_key, is_dead,
-                           choice_cost, 1, PRUNE_PARKING_ROOM | PRUNE_LAZY_PLAYS,
+                           choice_cost, 1, PRUNE_PARKING_ROOM | PRUNE_LAZY_PLAYS | PRUNE_DEEP_ROOM,
                            twin_rules, sizeof(RoomStats), 2, sealed};

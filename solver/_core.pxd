@@ -18,7 +18,7 @@ cdef extern from "core.h":
     int MAX_MOVES
     unsigned PRUNE_ALL, PRUNE_SAFE_FOUNDATION, PRUNE_BANNER_REACH, PRUNE_SYMMETRY
     unsigned PRUNE_BANNER_PREFIX, PRUNE_LONE_CARD, PRUNE_LAST_COPIES
-    unsigned PRUNE_PARKING_ROOM, PRUNE_DEAD_CACHE, PRUNE_LAZY_PLAYS
+    unsigned PRUNE_PARKING_ROOM, PRUNE_DEAD_CACHE, PRUNE_LAZY_PLAYS, PRUNE_DEEP_ROOM
 
 cdef extern from "search.h":
     ctypedef struct SearchLimits:

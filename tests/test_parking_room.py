@@ -136,3 +136,69 @@ def test_core_dead_ends_are_dead_in_the_relaxation(game_id):
     assert tally[True, True] >= 10, dict(tally)
     assert tally[False, False] >= 10, dict(tally)
     assert tally[True, True] >= 0.9 * (tally[True, True] + tally[False, True]), dict(tally)
+
+
+DEEP = PRUNING_RULES["deep-room"]
+PYSOL_PROFILES = ["pysol-glencoe", "pysol-laggard-lady", "pysol-intrigue"]
+
+
+@pytest.mark.parametrize("game_id", PYSOL_PROFILES)
+def test_deep_room_dead_ends_are_dead_in_the_relaxation(game_id):
+    """deep-room is the same test with a larger grid: where the grid is small enough to write
+    out, what it calls dead is dead in the relaxation. Where only the larger grid holds every
+    pile, it finds dead ends the default grid misses, and the plain search wins none of them."""
+    game = find_game(game_id)
+    rng = random.Random(f"deep-{game_id}")
+    tally = Counter()
+    cache = {}
+    for number, core, pos in positions(game, rng, deals=30):
+        if number not in cache:
+            cards = list(deal_from_number(game, number).cards)
+            q = next(i for i, c in enumerate(cards) if c % 13 == 11)
+            cards.insert(0, cards.pop(q))
+            cache[number] = cards
+        piles = piles_of(cache[number], pos)
+        deep_dead = pos.is_dead(DEEP)
+        if grid_points(piles) <= MAX_POINTS:
+            found = pos.describe()["counts"]
+            if deep_dead:
+                assert relaxation_dead(piles, found), (game_id, number, piles, found)
+            tally["small", deep_dead] += 1
+        elif deep_dead and not pos.is_dead(ROOM):
+            if tally["more"] < 3:
+                assert core.search(200_000, 0.0, 1 << 28, 0, pos)[0] != "win", (game_id, number)
+            tally["more"] += 1
+    assert tally["small", True] >= 5 and tally["small", False] >= 5, dict(tally)
+    assert tally["more"] >= 1, dict(tally)
+
+
+@pytest.mark.parametrize("game_id", PYSOL_PROFILES)
+def test_deep_room_never_calls_a_winning_line_dead(game_id):
+    """Every position after a deal on a winning line the search found is alive to the deep
+    test (a position from which a win follows cannot be dead)."""
+    game = find_game(game_id)
+    lines = 0
+    for number in range(1, 16):
+        core = core_game(game, deal_from_number(game, number))
+        status, line, *_ = core.search(200_000, 0.0, 1 << 28, PRUNING_RULES["safe-foundation"])
+        if status != "win":
+            continue
+        pos = core.position()
+        for move in line:
+            pos = pos.play(tuple(move))
+            if move[0] == _core.DEAL:
+                assert not pos.is_dead(DEEP), (game_id, number)
+        lines += 1
+    assert lines >= 10, lines
+
+
+def test_deep_room_leaves_the_seed_rules_alone():
+    """In the seed rules the deep test is not used: the bit alone calls nothing dead."""
+    rng = random.Random("deep-seed")
+    for game_id in ("glencoe", "intrigue"):
+        game = find_game(game_id)
+        checked = 0
+        for number, core, pos in positions(game, rng, deals=5):
+            assert not pos.is_dead(DEEP)
+            checked += pos.is_dead(ROOM)
+        assert checked >= 1, game_id
