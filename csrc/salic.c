@@ -596,8 +596,18 @@ static int deep_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *ste
 
 typedef struct {
     uint64_t offered, tested, dead, steps;
-    uint64_t deep_offered, deep_tested, deep_dead, deep_steps;
+} TestCounts;
+
+typedef struct {
+    TestCounts room, deep;          /* room.offered counts every deal offered */
 } RoomStats;
+
+/* The throttle above: skip this run of a test so counted. */
+static int skip_test(const TestCounts *c, uint64_t trial, uint64_t steps_per_deal) {
+    return c->tested >= trial &&
+           (c->steps > steps_per_deal * c->offered ||
+            (c->dead * ROOM_RARE < c->tested && c->offered % ROOM_SAMPLE != 0));
+}
 
 static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via, void *scratch) {
     const SalicDeal *d = dv;
@@ -612,26 +622,23 @@ static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via,
         if (deep) return deep_room_dead(d, s, &ignored);
         return (prune & PRUNE_PARKING_ROOM) && parking_room_dead(d, s, &ignored);
     }
-    st->offered++;
-    if (deep && st->offered > DEEP_AFTER) {
-        st->deep_offered++;
-        if (st->deep_tested >= DEEP_TRIAL &&
-            (st->deep_steps > DEEP_STEPS_PER_DEAL * st->deep_offered ||
-             (st->deep_dead * ROOM_RARE < st->deep_tested && st->deep_offered % ROOM_SAMPLE != 0)))
-            return 0;
-        st->deep_tested++;
-        int dead = deep_room_dead(d, s, &st->deep_steps);
-        st->deep_dead += (uint64_t)dead;
-        return dead;
+    st->room.offered++;
+    TestCounts *c;
+    int dead;
+    if (deep && st->room.offered > DEEP_AFTER) {
+        c = &st->deep;
+        c->offered++;
+        if (skip_test(c, DEEP_TRIAL, DEEP_STEPS_PER_DEAL)) return 0;
+        c->tested++;
+        dead = deep_room_dead(d, s, &c->steps);
+    } else {
+        if (!(prune & PRUNE_PARKING_ROOM)) return 0;
+        c = &st->room;
+        if (skip_test(c, ROOM_TRIAL, ROOM_STEPS_PER_DEAL)) return 0;
+        c->tested++;
+        dead = parking_room_dead(d, s, &c->steps);
     }
-    if (!(prune & PRUNE_PARKING_ROOM)) return 0;
-    if (st->tested >= ROOM_TRIAL &&
-        (st->steps > ROOM_STEPS_PER_DEAL * st->offered ||
-         (st->dead * ROOM_RARE < st->tested && st->offered % ROOM_SAMPLE != 0)))
-        return 0;
-    st->tested++;
-    int dead = parking_room_dead(d, s, &st->steps);
-    st->dead += (uint64_t)dead;
+    c->dead += (uint64_t)dead;
     return dead;
 }
 

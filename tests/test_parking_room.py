@@ -86,6 +86,18 @@ def grid_points(piles) -> int:
     return n
 
 
+def positions_with_piles(game, rng, deals):
+    """positions(), each with its piles (ranks, top first)."""
+    cache = {}
+    for number, core, pos in positions(game, rng, deals):
+        if number not in cache:
+            cards = list(deal_from_number(game, number).cards)
+            q = next(i for i, c in enumerate(cards) if c % 13 == 11)
+            cards.insert(0, cards.pop(q))
+            cache[number] = cards
+        yield number, core, pos, piles_of(cache[number], pos)
+
+
 def positions(game, rng, deals):
     """Positions after each deal along random walks that play a foundation move with
     probability p (else deal; p from 0.1 to 0.9, so some walks bury what they need), then
@@ -114,14 +126,7 @@ def test_core_dead_ends_are_dead_in_the_relaxation(game_id):
     game = find_game(game_id)
     rng = random.Random(f"room-{game_id}")
     tally = Counter()
-    cache = {}
-    for number, core, pos in positions(game, rng, deals=30):
-        if number not in cache:
-            cards = list(deal_from_number(game, number).cards)
-            q = next(i for i, c in enumerate(cards) if c % 13 == 11)
-            cards.insert(0, cards.pop(q))
-            cache[number] = cards
-        piles = piles_of(cache[number], pos)
+    for number, core, pos, piles in positions_with_piles(game, rng, deals=30):
         if grid_points(piles) > MAX_POINTS:
             continue
         found = pos.describe()["counts"]
@@ -150,14 +155,7 @@ def test_deep_room_dead_ends_are_dead_in_the_relaxation(game_id):
     game = find_game(game_id)
     rng = random.Random(f"deep-{game_id}")
     tally = Counter()
-    cache = {}
-    for number, core, pos in positions(game, rng, deals=30):
-        if number not in cache:
-            cards = list(deal_from_number(game, number).cards)
-            q = next(i for i, c in enumerate(cards) if c % 13 == 11)
-            cards.insert(0, cards.pop(q))
-            cache[number] = cards
-        piles = piles_of(cache[number], pos)
+    for number, core, pos, piles in positions_with_piles(game, rng, deals=30):
         deep_dead = pos.is_dead(DEEP)
         if grid_points(piles) <= MAX_POINTS:
             found = pos.describe()["counts"]
