@@ -29,13 +29,12 @@ static inline int key_equal(const Key *a, const Key *b) {
     return a->w[0] == b->w[0] && a->w[1] == b->w[1] && a->w[2] == b->w[2];
 }
 
-/* The next capacity: double, but never past max_bytes counting both arrays alive during the
- * resize; 0 when the table cannot grow by at least a quarter. */
+/* The next capacity: double, but never past max_bytes (the table grows in place, so only one
+ * array is ever alive); 0 when the table cannot grow by at least an eighth. */
 static uint64_t next_capacity(const Table *t) {
     uint64_t total = t->max_bytes / sizeof(Key);
-    uint64_t room = total > t->capacity ? total - t->capacity : 0;
-    uint64_t cap = t->capacity * 2 < room ? t->capacity * 2 : room;
-    return cap >= t->capacity + t->capacity / 4 ? cap : 0;
+    uint64_t cap = t->capacity * 2 < total ? t->capacity * 2 : total;
+    return cap >= t->capacity + t->capacity / 8 ? cap : 0;
 }
 
 static int can_grow(const Table *t) { return next_capacity(t) != 0; }
@@ -79,17 +78,71 @@ static void place(Key *slots, uint64_t cap, const Key *k) {
     slots[i] = *k;
 }
 
+static const Key EMPTY_KEY;
+
+/* Grow to next_capacity() in place, so that the old and the new array are never both alive and
+ * the last size can take all of max_bytes.  -1 when memory runs out: if realloc fails the table
+ * is unchanged; if the small side buffer cannot grow, the keys that did not fit in it are lost
+ * (a valid table that has forgotten some positions: the search then stops, see table_insert).
+ *
+ * 1. realloc to the new size (for large blocks glibc remaps the pages, it does not copy).
+ * 2. Move the keys, in slot order, to the top `count` slots.  Reading down from the top of the
+ *    old array and writing down from the top of the new one, the write index never falls below
+ *    the read index, so no unread key is overwritten; the slots below the block end up empty.
+ * 3. Take the keys out of the block bottom up and insert each by linear probing under the new
+ *    capacity.  All slots below the key's own slot hold only keys already inserted or nothing,
+ *    and its own slot has just been emptied, so a probe that starts at or below it stops there at
+ *    the latest and never touches a key not yet moved.  A key whose new home slot lies above its
+ *    own slot (keys that had wrapped round the old array's end, and a few at the very top) goes
+ *    to a side buffer instead.  Every key inserted so far sits where plain linear probing from
+ *    its home slot would find it, with no empty slot in between, because slots only fill.
+ * 4. Insert the side buffer's keys the usual way (with wrap-round).
+ *
+ * The slot map is monotone in the hash (slot_of), and step 2 keeps the old slot order, which is
+ * nearly the hash order, so step 3's probes are short and it reads and writes memory in order. */
 static int grow(Table *t) {
-    uint64_t cap = next_capacity(t);
-    Key *fresh = calloc(cap, sizeof(Key));
-    if (!fresh) return -1;
-    for (uint64_t i = 0; i < t->capacity; i++)
-        if (!key_empty(&t->slots[i])) place(fresh, cap, &t->slots[i]);
-    free(t->slots);
-    t->slots = fresh;
-    t->capacity = cap;
+    uint64_t cap = t->capacity, cap2 = next_capacity(t), n = t->count;
+    Key *s = realloc(t->slots, cap2 * sizeof(Key));
+    if (!s) return -1;
+    memset(s + cap, 0, (cap2 - cap) * sizeof(Key));
+    uint64_t w = cap2;
+    for (uint64_t r = cap; r-- > 0;) {
+        if (key_empty(&s[r])) continue;
+        if (--w != r) {
+            s[w] = s[r];
+            s[r] = EMPTY_KEY;
+        }
+    }
+    Key *side = NULL;
+    uint64_t nside = 0, side_cap = 0, lost = 0;
+    for (uint64_t src = cap2 - n; src < cap2; src++) {
+        Key k = s[src];
+        s[src] = EMPTY_KEY;
+        uint64_t i = slot_of(key_hash(&k), cap2);
+        while (i <= src && !key_empty(&s[i])) i++;
+        if (i <= src) {
+            s[i] = k;
+            continue;
+        }
+        if (nside == side_cap) {
+            uint64_t more = side_cap ? 2 * side_cap : 64;
+            Key *bigger = realloc(side, more * sizeof(Key));
+            if (!bigger) {
+                lost++;
+                continue;
+            }
+            side = bigger;
+            side_cap = more;
+        }
+        side[nside++] = k;
+    }
+    for (uint64_t j = 0; j < nside; j++) place(s, cap2, &side[j]);
+    free(side);
+    t->slots = s;
+    t->capacity = cap2;
+    t->count = n - lost;
     set_limit(t);
-    return 0;
+    return lost ? -1 : 0;
 }
 
 int table_contains(const Table *t, const Key *key) {

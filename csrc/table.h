@@ -2,8 +2,8 @@
  *
  * Open addressing with linear probing over 24-byte entries that are the whole key: a position
  * counts as seen only when all 192 bits match, never on a hash alone.  The table starts small and
- * doubles; it never grows past max_bytes (old and new arrays together during a resize), and a full
- * table is reported to the search, which then ends with "unknown (memory)".
+ * doubles, in place (table.c, grow), so the last size takes all of max_bytes; it never grows past
+ * max_bytes, and a full table is reported to the search, which then ends with "unknown (memory)".
  */
 #ifndef TABLE_H
 #define TABLE_H

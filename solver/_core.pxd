@@ -20,6 +20,19 @@ cdef extern from "core.h":
     unsigned PRUNE_BANNER_PREFIX, PRUNE_LONE_CARD, PRUNE_LAST_COPIES
     unsigned PRUNE_PARKING_ROOM, PRUNE_DEAD_CACHE, PRUNE_LAZY_PLAYS, PRUNE_DEEP_ROOM
 
+cdef extern from "table.h":
+    ctypedef struct Table:
+        Key *slots
+        uint64_t capacity
+        uint64_t count
+        uint64_t limit
+        size_t max_bytes
+    int TABLE_NEW, TABLE_SEEN, TABLE_FULL
+    int table_init(Table *t, size_t max_bytes) nogil
+    void table_free(Table *t) nogil
+    int table_insert(Table *t, const Key *key) nogil
+    int table_contains(const Table *t, const Key *key) nogil
+
 cdef extern from "search.h":
     ctypedef struct SearchLimits:
         uint64_t max_nodes

@@ -188,3 +188,51 @@ cdef class CorePosition:
                 "waste": [bd.rank[i] for i in waste], "stock": [bd.rank[i] for i in stock],
                 "passes": b.passes, "runs": b.run, "foundation": b.k,
                 "needed": banner_needed(bd, b)}
+
+
+cdef class KeyTable:
+    """The core's transposition table on its own, for tests: a set of 3-word keys (word 1 must
+    have bit 63 set) that may use at most ``max_bytes``."""
+    cdef Table table
+
+    def __cinit__(self, size_t max_bytes):
+        if table_init(&self.table, max_bytes) != 0:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        table_free(&self.table)
+
+    cdef Key _key(self, tuple words) except *:
+        cdef Key k
+        k.w[0], k.w[1], k.w[2] = words
+        if not k.w[1] >> 63:
+            raise ValueError("word 1 of a key must have bit 63 set")
+        return k
+
+    def insert(self, tuple words):
+        """"new", "seen" or "full"."""
+        cdef Key k = self._key(words)
+        cdef int rc = table_insert(&self.table, &k)
+        return "new" if rc == TABLE_NEW else "seen" if rc == TABLE_SEEN else "full"
+
+    def __contains__(self, tuple words):
+        cdef Key k = self._key(words)
+        return table_contains(&self.table, &k) != 0
+
+    def __len__(self):
+        return self.table.count
+
+    @property
+    def capacity(self):
+        return self.table.capacity
+
+    @property
+    def limit(self):
+        """The count at which the table grows next, or is full."""
+        return self.table.limit
+
+    def keys(self):
+        """Every stored key, in slot order."""
+        cdef uint64_t i
+        return [(self.table.slots[i].w[0], self.table.slots[i].w[1], self.table.slots[i].w[2])
+                for i in range(self.table.capacity) if self.table.slots[i].w[1] != 0]

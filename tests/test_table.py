@@ -1,0 +1,137 @@
+"""The transposition table (csrc/table.c) on its own: a set of keys that grows in place.
+
+The search trusts the table twice: a key it holds is never searched again, and a key it lost
+would be searched again (only slower), so the tests hold it to a Python set, including across
+every resize, and check that the last size uses the memory allowed.  Keys are built with chosen
+hashes so that clusters wrap round the end of the array and collide in one slot, where an
+in-place resize is most likely to go wrong.
+"""
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver._core import KeyTable
+
+M64 = (1 << 64) - 1
+C1, C2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+KEY_BYTES = 24
+
+
+def mix64(x):
+    """csrc/table.c's mix64 (splitmix64's finaliser)."""
+    x ^= x >> 30
+    x = (x * C1) & M64
+    x ^= x >> 27
+    x = (x * C2) & M64
+    return x ^ (x >> 31)
+
+
+def unshift(x, k):
+    """The inverse of x ^= x >> k on 64 bits."""
+    y = x
+    for _ in range(64 // k + 1):
+        y = x ^ (y >> k)
+    return y
+
+
+def unmix64(x):
+    x = unshift(x, 31)
+    x = (x * pow(C2, -1, 1 << 64)) & M64
+    x = unshift(x, 27)
+    x = (x * pow(C1, -1, 1 << 64)) & M64
+    return unshift(x, 30)
+
+
+def key_with_hash(h, w1, w2):
+    """A key (word 1 valid) whose table hash is h: key_hash = mix64(w0 ^ mix64(w1 ^ mix64(w2)))."""
+    w1 |= 1 << 63
+    return (unmix64(h) ^ mix64(w1 ^ mix64(w2)), w1, w2)
+
+
+def key_hash(k):
+    return mix64(k[0] ^ mix64(k[1] ^ mix64(k[2])))
+
+
+def test_crafted_keys_have_the_hash_asked_for():
+    for h in (0, 1, M64, 0x8000_0000_0000_0000, 0x1234_5678_9ABC_DEF0):
+        k = key_with_hash(h, 5, 7)
+        assert key_hash(k) == h and k[1] >> 63
+
+
+# Hashes: anywhere, in the top 1/64 of the range (their home slots are the array's last ones,
+# so clusters wrap round), in the bottom 1/64, or one of a few values (many keys, one home slot).
+FEW = [0, M64, 1 << 63, 0xDEAD_BEEF_0000_0000]
+hashes = st.one_of(
+    st.integers(0, M64),
+    st.integers(M64 - (M64 >> 6), M64),
+    st.integers(0, M64 >> 6),
+    st.sampled_from(FEW),
+)
+keys = st.builds(key_with_hash, hashes, st.integers(0, 1 << 20), st.integers(0, 1 << 20))
+
+
+def check_against_set(max_bytes, sequence):
+    t = KeyTable(max_bytes)
+    model = set()
+    full = False
+    for k in sequence:
+        status = t.insert(k)
+        if k in model:
+            assert status == "seen"
+        elif status == "new":
+            assert not full, "a table that was full took a new key"
+            model.add(k)
+        else:
+            assert status == "full"
+            assert k not in t
+            full = True
+            # Full only when the last size takes nearly all the memory and is 7/8 full.
+            total = max_bytes // KEY_BYTES
+            assert t.capacity <= total and 9 * t.capacity > 8 * total
+            assert len(t) == t.limit == t.capacity // 8 * 7
+        assert len(t) == len(model)
+    assert t.capacity * KEY_BYTES <= max(max_bytes, 16 * KEY_BYTES)
+    for k in model:
+        assert k in t
+    assert sorted(t.keys()) == sorted(model)
+    return t, model
+
+
+@settings(max_examples=150, deadline=None)
+@given(max_bytes=st.integers(16 * KEY_BYTES, 3000 * KEY_BYTES),
+       sequence=st.lists(keys, min_size=0, max_size=4000))
+def test_table_is_a_set_across_resizes(max_bytes, sequence):
+    check_against_set(max_bytes, sequence + sequence[: len(sequence) // 3])
+
+
+@settings(max_examples=40, deadline=None)
+@given(max_bytes=st.integers(100 * KEY_BYTES, 3000 * KEY_BYTES),
+       top=st.integers(1, 64), seed=st.integers(0, 1 << 30))
+def test_wrapped_clusters_survive_resizes(max_bytes, top, seed):
+    """Every key's home slot is in the top 1/top of the array: one long cluster that wraps."""
+    band = M64 // top
+    sequence = [key_with_hash(M64 - (seed * 7919 + i * 104729) % band, i, seed)
+                for i in range(max_bytes // KEY_BYTES)]
+    _, model = check_against_set(max_bytes, sequence)
+    assert model
+
+
+def test_absent_keys_are_not_found():
+    t = KeyTable(1 << 16)
+    present = [key_with_hash(h * 0x9E37_79B9_7F4A_7C15 & M64, h, 0) for h in range(2000)]
+    for k in present:
+        assert t.insert(k) == "new"
+    for h in range(2000):
+        same_hash_other_key = key_with_hash(key_hash(present[h]), h, 1)
+        assert same_hash_other_key not in t
+        assert (present[h][0] ^ 1, present[h][1], present[h][2]) not in t
+
+
+def test_last_size_takes_all_the_memory():
+    """Grown in place, the table is never half its budget: 1 MiB holds 7/8 of 43,690 keys."""
+    max_bytes = 1 << 20
+    t = KeyTable(max_bytes)
+    i = 0
+    while t.insert(key_with_hash(mix64(i), i, 0)) == "new":
+        i += 1
+    assert t.capacity == max_bytes // KEY_BYTES
+    assert len(t) == max_bytes // KEY_BYTES // 8 * 7 == 38227
