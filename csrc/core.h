@@ -46,8 +46,8 @@ enum {
     PRUNE_DEAD_CACHE = 128,      /* sealed subtrees a probe searched whole are skipped later       */
     PRUNE_LAZY_PLAYS = 256,      /* Salic (PySol profiles): after a play from a pile no deal reaches,
                                     no deal, and a last-pile play only of the rank laid next on it */
-    PRUNE_DEEP_ROOM = 512,       /* Salic (PySol profiles): parking-room with a larger grid, run
-                                    at every deal once the search is past its first deals */
+    PRUNE_DEEP_ROOM = 512,       /* Salic: parking-room with a larger grid, run at every deal
+                                    once the search is past its first deals */
     PRUNE_ALL = 0xffff
 };
 
