@@ -587,13 +587,11 @@ static int deep_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *ste
 #define ROOM_STEPS_PER_DEAL 32
 /* The deep test (PRUNE_DEEP_ROOM) takes over once the search has offered DEEP_AFTER deals, so
  * that the deals decided sooner do not pay for it.  Once it has been run DEEP_TRIAL times, it is
- * skipped while its steps exceed DEEP_STEPS_PER_DEAL per deal offered to it (DEEP_STEPS_SEED in
- * the seed rules, where parking while dealing makes deals many more), and, if it found dead ends
- * in fewer than 1 in ROOM_RARE of them, only every ROOM_SAMPLE-th deal is tested. */
+ * skipped while its steps exceed DEEP_STEPS_PER_DEAL per deal offered to it, and, if it found
+ * dead ends in fewer than 1 in ROOM_RARE of them, only every ROOM_SAMPLE-th deal is tested. */
 #define DEEP_AFTER 20000
 #define DEEP_TRIAL 1024
 #define DEEP_STEPS_PER_DEAL 64
-#define DEEP_STEPS_SEED 32
 
 typedef struct {
     uint64_t offered, tested, dead, steps;
@@ -629,8 +627,7 @@ static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via,
     if (deep && st->room.offered > DEEP_AFTER) {
         c = &st->deep;
         c->offered++;
-        if (skip_test(c, DEEP_TRIAL, d->park_after_stock ? DEEP_STEPS_PER_DEAL : DEEP_STEPS_SEED))
-            return 0;
+        if (skip_test(c, DEEP_TRIAL, DEEP_STEPS_PER_DEAL)) return 0;
         c->tested++;
         dead = deep_room_dead(d, s, &c->steps);
     } else {
