@@ -51,6 +51,11 @@ enum {
     PRUNE_ALL = 0xffff
 };
 
+/* The start of every search's scratch (GameOps.is_dead): set by search.c, read by the game. */
+typedef struct {
+    int final_search;       /* 1 in the exhaustive search after the probes, else 0 */
+} ScratchHead;
+
 /* Search state: big enough for either family's state. */
 typedef struct { uint64_t raw[12]; } StateBuf;
 
@@ -66,7 +71,8 @@ typedef struct GameOps {
     /* Sound dead-end test (pruning); 1 = no win can follow.  via is the move that led here from
      * a position this test (with the same prune) found alive, or MOVE_NONE.  scratch is
      * scratch_size zeroed bytes kept for one whole search (its probes included), or NULL: the
-     * game may keep statistics there to decide how often to run a costly test. */
+     * game may keep statistics there to decide how often to run a costly test.  It starts with
+     * a ScratchHead (scratch_size counts it), which says which part of the search is running. */
     int (*is_dead)(const void *deal, const void *state, unsigned prune, MoveCode via,
                    void *scratch);
     /* Probes (search.c): taking the i-th move of a position costs i * choice_cost discrepancies

@@ -587,8 +587,9 @@ static int deep_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *ste
 #define ROOM_STEPS_PER_DEAL 32
 /* The deep test (PRUNE_DEEP_ROOM) takes over once the search has offered DEEP_AFTER deals, so
  * that the deals decided sooner do not pay for it.  Once it has been run DEEP_TRIAL times, it is
- * skipped while its steps exceed DEEP_STEPS_PER_DEAL per deal offered to it, and, if it found
- * dead ends in fewer than 1 in ROOM_RARE of them, only every ROOM_SAMPLE-th deal is tested. */
+ * skipped while its steps exceed DEEP_STEPS_PER_DEAL per deal offered to it (in the seed rules,
+ * not in the final search, after the probes), and, if it found dead ends in fewer than 1 in
+ * ROOM_RARE of them, only every ROOM_SAMPLE-th deal is tested. */
 #define DEEP_AFTER 20000
 #define DEEP_TRIAL 1024
 #define DEEP_STEPS_PER_DEAL 64
@@ -598,13 +599,14 @@ typedef struct {
 } TestCounts;
 
 typedef struct {
+    ScratchHead head;
     TestCounts room, deep;          /* room.offered counts every deal offered */
 } RoomStats;
 
-/* The throttle above: skip this run of a test so counted. */
+/* The throttle above: skip this run of a test so counted (steps_per_deal 0: no cap). */
 static int skip_test(const TestCounts *c, uint64_t trial, uint64_t steps_per_deal) {
     return c->tested >= trial &&
-           (c->steps > steps_per_deal * c->offered ||
+           ((steps_per_deal && c->steps > steps_per_deal * c->offered) ||
             (c->dead * ROOM_RARE < c->tested && c->offered % ROOM_SAMPLE != 0));
 }
 
@@ -627,7 +629,8 @@ static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via,
     if (deep && st->room.offered > DEEP_AFTER) {
         c = &st->deep;
         c->offered++;
-        if (skip_test(c, DEEP_TRIAL, DEEP_STEPS_PER_DEAL)) return 0;
+        int uncapped = st->head.final_search && !d->park_after_stock;
+        if (skip_test(c, DEEP_TRIAL, uncapped ? 0 : DEEP_STEPS_PER_DEAL)) return 0;
         c->tested++;
         dead = deep_room_dead(d, s, &c->steps);
     } else {

@@ -153,7 +153,9 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
                SearchResult *out) {
     memset(out, 0, sizeof *out);
     double t0 = search_clock();
-    void *scratch = calloc(1, ops->scratch_size ? ops->scratch_size : 1);
+    size_t scratch_size = ops->scratch_size > sizeof(ScratchHead) ? ops->scratch_size
+                                                                   : sizeof(ScratchHead);
+    void *scratch = calloc(1, scratch_size);
     if (!scratch) {
         out->status = SEARCH_LIMIT_MEMORY;
         return SEARCH_LIMIT_MEMORY;
@@ -216,6 +218,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
         }
     }
 last:
+    ((ScratchHead *)scratch)->final_search = 1;
     status = dfs(ops, deal, start, lim, -1, 0, budget - out->nodes, t0, scratch, dead, out);
 done:
     if (dead) table_free(dead);
