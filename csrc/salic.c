@@ -587,9 +587,9 @@ static int deep_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *ste
 #define ROOM_STEPS_PER_DEAL 32
 /* The deep test (PRUNE_DEEP_ROOM) takes over once the search has offered DEEP_AFTER deals, so
  * that the deals decided sooner do not pay for it.  Once it has been run DEEP_TRIAL times, it is
- * skipped while its steps exceed DEEP_STEPS_PER_DEAL per deal offered to it (in the seed rules,
- * not in the final search, after the probes), and, if it found dead ends in fewer than 1 in
- * ROOM_RARE of them, only every ROOM_SAMPLE-th deal is tested. */
+ * skipped while its steps exceed DEEP_STEPS_PER_DEAL per deal offered to it (except in the seed
+ * rules' final search, after the probes, where its steps are not capped), and, if it found dead
+ * ends in fewer than 1 in ROOM_RARE of them, only every ROOM_SAMPLE-th deal is tested. */
 #define DEEP_AFTER 20000
 #define DEEP_TRIAL 1024
 #define DEEP_STEPS_PER_DEAL 64
