@@ -332,7 +332,7 @@ static void make_key(const void *dv, const void *sv, Key *k) {
  * playable whenever its rank allows.  A card taken off a relaxed pile is then on a foundation or
  * parked on a queen of its own, and no queen that still holds relaxed cards can hold it.  A point
  * of the grid says how many cards have left each relaxed pile.  There the foundations hold at
- * most cnt[r] cards of rank r (the chain bound in grid_need), found[r] of them the cards there
+ * most cnt[r] cards of rank r (the chain bound in grid_eval), found[r] of them the cards there
  * now, so at least need = sum over r of max(0, removed[r] - (cnt[r] - found[r])) taken cards are
  * parked, and at most 8 - (relaxed piles not yet empty) can be.  Every line from the position
  * walks the grid one card at a time through such feasible points, so if no monotone path of
@@ -340,7 +340,7 @@ static void make_key(const void *dv, const void *sv, Key *k) {
  *
  * The walk takes two kinds of card as soon as they are on top (grid_close), which keeps every
  * feasible point feasible: a pile's last card (need grows by at most one, and so does the room),
- * and a card of a free rank (grid_free_ranks), which never adds to need. */
+ * and a card of a free rank (grid_eval), which never adds to need. */
 #ifndef GRID_MAX
 #define GRID_MAX (1 << 16)
 #endif
@@ -350,116 +350,119 @@ static void make_key(const void *dv, const void *sv, Key *k) {
 
 static const int8_t CHAIN[2][6] = {{SIX, 6, 7, 8, 9, 10}, {FIVE, 3, 2, 1, 0, 12}};
 
+/* A point of the grid: what changes along the walk. */
 typedef struct {
-    int k, left;                    /* relaxed piles; their cards not yet taken */
-    int len[SALIC_QUEENS], stride[SALIC_QUEENS], idx[SALIC_QUEENS];
+    uint8_t idx[SALIC_QUEENS];      /* cards taken from each relaxed pile */
+    uint8_t inpile[13];             /* relaxed cards of each rank not yet taken */
+    uint8_t left, nonempty;         /* relaxed cards not yet taken; relaxed piles not yet empty */
+    uint16_t free_ranks;            /* the free ranks at a closed point (grid_eval) */
+    int at;                         /* the point's index: sum of idx[p] * stride[p] */
+} GridPoint;
+
+typedef struct {
+    int k;                          /* relaxed piles */
+    int len[SALIC_QUEENS], stride[SALIC_QUEENS];
     uint8_t card[SALIC_QUEENS][SALIC_CARDS];   /* ranks, top first */
-    int inpile[13], removed[13], found[13], total[13];
-    int nonempty;
+    uint8_t found[13], total[13];   /* on foundations; relaxed copies */
+    uint8_t bound[13];              /* found + total */
+    GridPoint pt;                   /* the origin */
 } Grid;
 
-/* Least number of taken cards that are parked. */
-static int grid_need(const Grid *g) {
+/* The least number of taken cards that are parked at the point (the return value), and the free
+ * ranks there (*free_ranks, a bit per rank): ranks whose every relaxed copy, once taken, has a place on
+ * the foundations at every later point, as the chain before the rank already allows found[r] +
+ * all relaxed copies.  m runs through the chain bound min(8 - inpile) of the ranks so far, so
+ * after rank r it is cnt[r], and removed[r] - (cnt[r] - found[r]) = bound[r] - inpile[r] - m. */
+static inline int grid_eval(const Grid *g, const GridPoint *pt, unsigned *free_ranks) {
     int need = 0;
+    unsigned fr = 0;
     for (int c = 0; c < 2; c++) {
-        int prev = 8;
+        int m = 8;
         for (int j = 0; j < 6; j++) {
-            int r = CHAIN[c][j], avail = 8 - g->inpile[r];
-            int cnt = avail < prev ? avail : prev;
-            if (g->removed[r] > cnt - g->found[r]) need += g->removed[r] - (cnt - g->found[r]);
-            prev = cnt;
+            int r = CHAIN[c][j];
+            if (m >= g->bound[r]) fr |= 1u << r;
+            int avail = 8 - pt->inpile[r];
+            if (avail < m) m = avail;
+            int over = g->bound[r] - pt->inpile[r] - m;
+            if (over > 0) need += over;
         }
     }
+    *free_ranks = fr;
     return need;
 }
 
-static void grid_take(Grid *g, int p) {
-    int r = g->card[p][g->idx[p]++];
-    g->inpile[r]--;
-    g->removed[r]++;
-    g->left--;
-    if (g->idx[p] == g->len[p]) g->nonempty--;
+static inline void grid_take(const Grid *g, GridPoint *pt, int p) {
+    int r = g->card[p][pt->idx[p]++];
+    pt->inpile[r]--;
+    pt->left--;
+    pt->at += g->stride[p];
+    if (pt->idx[p] == g->len[p]) pt->nonempty--;
 }
 
-static void grid_untake(Grid *g, int p) {
-    if (g->idx[p] == g->len[p]) g->nonempty++;
-    int r = g->card[p][--g->idx[p]];
-    g->inpile[r]++;
-    g->removed[r]--;
-    g->left++;
+static inline int grid_takes_top(const Grid *g, const GridPoint *pt, int p, unsigned fr) {
+    int i = pt->idx[p];
+    return i < g->len[p] && (i == g->len[p] - 1 || (fr >> g->card[p][i] & 1));
 }
 
-/* Ranks whose every relaxed copy, once taken, has a place on the foundations at every later
- * point: the chain before the rank already allows found[r] + all relaxed copies. */
-static void grid_free_ranks(const Grid *g, uint8_t *free_rank) {
-    for (int c = 0; c < 2; c++) {
-        int m = 8;                  /* min over the chain before r of 8 - inpile */
-        for (int j = 0; j < 6; j++) {
-            int r = CHAIN[c][j];
-            free_rank[r] = (uint8_t)(m >= g->found[r] + g->total[r]);
-            int avail = 8 - g->inpile[r];
-            if (avail < m) m = avail;
+/* Take every top card that is its pile's last or of a free rank, until none is left.  check: the
+ * piles whose top may be one (every other pile's top is neither under fr); fr: the free ranks
+ * at pt.  A card that may be taken stays so while others are taken (free ranks only grow), so the
+ * closed point does not depend on the order. */
+static void grid_close(const Grid *g, GridPoint *pt, unsigned check, unsigned fr) {
+    unsigned all = (1u << g->k) - 1;
+    while (check) {
+        int p = __builtin_ctz(check);
+        check &= check - 1;
+        if (!grid_takes_top(g, pt, p, fr)) continue;
+        do grid_take(g, pt, p); while (grid_takes_top(g, pt, p, fr));
+        unsigned now;
+        grid_eval(g, pt, &now);
+        if (now != fr) {
+            fr = now;
+            check = all;
         }
     }
-}
-
-static void grid_close(Grid *g) {
-    uint8_t free_rank[13];
-    for (int taken = 1; taken;) {
-        taken = 0;
-        grid_free_ranks(g, free_rank);
-        for (int p = 0; p < g->k; p++)
-            while (g->idx[p] < g->len[p] &&
-                   (g->idx[p] == g->len[p] - 1 || free_rank[g->card[p][g->idx[p]]])) {
-                grid_take(g, p);
-                taken = 1;
-            }
-    }
-}
-
-static int grid_index(const Grid *g) {
-    int at = 0;
-    for (int p = 0; p < g->k; p++) at += g->idx[p] * g->stride[p];
-    return at;
+    pt->free_ranks = (uint16_t)fr;
 }
 
 /* Depth-first walk over the feasible closed points from the origin.  1 when the end is reached
  * or more than budget steps were tried, 0 when every reachable feasible point has been seen. */
-static int grid_walk(Grid *g, int points, int *budget, uint8_t *seen) {
+static int grid_walk(const Grid *g, int points, int *budget, uint8_t *seen) {
     memset(seen, 0, (size_t)(points + 7) / 8);
     uint8_t next[SALIC_CARDS + 1];
-    uint8_t saved[SALIC_CARDS + 1][SALIC_QUEENS];   /* idx on arrival at each depth */
+    GridPoint saved[SALIC_CARDS + 1];   /* the closed point at each depth */
+    unsigned all = (1u << g->k) - 1, fr;
+    GridPoint pt = g->pt;
+    grid_eval(g, &pt, &fr);
+    grid_close(g, &pt, all, fr);
+    seen[pt.at >> 3] |= (uint8_t)(1 << (pt.at & 7));
     int depth = 0;
-    grid_close(g);
-    int at = grid_index(g);
-    seen[at >> 3] |= (uint8_t)(1 << (at & 7));
     next[0] = 0;
-    for (int i = 0; i < g->k; i++) saved[0][i] = (uint8_t)g->idx[i];
-    while (g->left > 0) {
+    saved[0] = pt;
+    while (pt.left > 0) {
         int p = next[depth]++;
         if (p < g->k) {
-            if (g->idx[p] == g->len[p]) continue;
+            if (pt.idx[p] == g->len[p]) continue;
             if (--*budget < 0) return 1;   /* undecided: no proof of a dead end */
-            grid_take(g, p);
-            if (grid_need(g) <= SALIC_QUEENS - g->nonempty) {
-                grid_close(g);
-                int to = grid_index(g);
-                if (!(seen[to >> 3] & (1 << (to & 7)))) {
-                    seen[to >> 3] |= (uint8_t)(1 << (to & 7));
+            grid_take(g, &pt, p);
+            if (grid_eval(g, &pt, &fr) <= SALIC_QUEENS - pt.nonempty) {
+                /* Only pile p's top changed; the others need a look only if free ranks did. */
+                grid_close(g, &pt, fr == saved[depth].free_ranks ? 1u << p : all, fr);
+                if (!(seen[pt.at >> 3] & (1 << (pt.at & 7)))) {
+                    seen[pt.at >> 3] |= (uint8_t)(1 << (pt.at & 7));
                     depth++;
                     next[depth] = 0;
-                    for (int i = 0; i < g->k; i++) saved[depth][i] = (uint8_t)g->idx[i];
+                    saved[depth] = pt;
                     continue;
                 }
             } else {
-                int to = grid_index(g);
-                seen[to >> 3] |= (uint8_t)(1 << (to & 7));   /* infeasible for good */
+                seen[pt.at >> 3] |= (uint8_t)(1 << (pt.at & 7));   /* infeasible for good */
             }
         } else {
             if (depth == 0) return 0;
             depth--;
         }
-        for (int i = 0; i < g->k; i++) while (g->idx[i] > saved[depth][i]) grid_untake(g, i);
+        pt = saved[depth];
     }
     return 1;
 }
@@ -535,6 +538,7 @@ static int room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, i
         order[i] = q;
     }
     for (int r = 0; r < 13; r++) g.found[r] = s->cnt[r];
+    GridPoint *pt = &g.pt;
     int points = 1;
     for (int i = 0; i < n; i++) {
         int q = order[i];
@@ -548,15 +552,18 @@ static int room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, i
             g.card[p][g.len[p]++] = d->rank[t];
         }
         if (s->parked[q] != PARK_NONE) g.card[p][g.len[p]++] = d->rank[s->parked[q]];
-        for (int j = 0; j < g.len[p]; j++) g.inpile[g.card[p][j]]++;
-        g.left += g.len[p];
-        g.nonempty++;
+        for (int j = 0; j < g.len[p]; j++) pt->inpile[g.card[p][j]]++;
+        pt->left = (uint8_t)(pt->left + g.len[p]);
+        pt->nonempty++;
     }
     if (g.k == 0) return 0;
-    memcpy(g.total, g.inpile, sizeof g.total);
+    for (int r = 0; r < 13; r++) {
+        g.total[r] = pt->inpile[r];
+        g.bound[r] = (uint8_t)(g.found[r] + g.total[r]);
+    }
     /* Enough steps for a walk straight to the end (k tries per card), and visits more. */
     if (first_copy_dead(&g)) return 1;
-    int budget = g.k * g.left + visits, left = budget;
+    int budget = g.k * pt->left + visits, left = budget;
     int dead = grid_walk(&g, points, &left, seen) == 0;
     *steps += (uint64_t)(budget - (left > 0 ? left : 0)) + (uint64_t)g.k * 12;
     return dead;
