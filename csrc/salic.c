@@ -1,6 +1,12 @@
 #include "salic.h"
 
 #include <string.h>
+/* The grid walk's arithmetic in SSE2 where the compiler offers it (every x86-64), else plain C
+ * (also with -DSALIC_SCALAR_EVAL, to check the two agree). */
+#if defined(__SSE2__) && !defined(SALIC_SCALAR_EVAL)
+#define GRID_SSE2 1
+#include <emmintrin.h>
+#endif
 
 #define SIX 5
 #define FIVE 4
@@ -348,52 +354,77 @@ static void make_key(const void *dv, const void *sv, Key *k) {
 #define GRID_VISITS 1000
 #endif
 
-static const int8_t CHAIN[2][6] = {{SIX, 6, 7, 8, 9, 10}, {FIVE, 3, 2, 1, 0, 12}};
+/* The walk keeps ranks by their place in the chains, a slot: 8 * chain + place (6 7 8 9 10 J are
+ * slots 0..5, 5 4 3 2 A K slots 8..13), so that the two chains are the two halves of 16 bytes.
+ * Slots 6, 7, 14 and 15 hold no card. */
+static const uint8_t SLOT[13] = {12, 11, 10, 9, 8, 0, 1, 2, 3, 4, 5, 7, 13};
 
 /* A point of the grid: what changes along the walk. */
 typedef struct {
+    _Alignas(16) uint8_t inpile[16];   /* relaxed cards of each slot not yet taken */
     uint8_t idx[SALIC_QUEENS];      /* cards taken from each relaxed pile */
-    uint8_t inpile[13];             /* relaxed cards of each rank not yet taken */
     uint8_t left, nonempty;         /* relaxed cards not yet taken; relaxed piles not yet empty */
-    uint16_t free_ranks;            /* the free ranks at a closed point (grid_eval) */
+    uint16_t free_ranks;            /* the free slots at a closed point (grid_eval) */
     int at;                         /* the point's index: sum of idx[p] * stride[p] */
 } GridPoint;
 
 typedef struct {
     int k;                          /* relaxed piles */
     int len[SALIC_QUEENS], stride[SALIC_QUEENS];
-    uint8_t card[SALIC_QUEENS][SALIC_CARDS];   /* ranks, top first */
-    uint8_t found[13], total[13];   /* on foundations; relaxed copies */
-    uint8_t bound[13];              /* found + total */
+    uint8_t card[SALIC_QUEENS][SALIC_CARDS];   /* slots, top first */
+    uint8_t found[16], total[16];   /* by slot: on foundations; relaxed copies */
+    uint8_t bound[16];              /* found + total */
     GridPoint pt;                   /* the origin */
 } Grid;
 
 /* The least number of taken cards that are parked at the point (the return value), and the free
- * ranks there (*free_ranks, a bit per rank): ranks whose every relaxed copy, once taken, has a place on
- * the foundations at every later point, as the chain before the rank already allows found[r] +
- * all relaxed copies.  m runs through the chain bound min(8 - inpile) of the ranks so far, so
- * after rank r it is cnt[r], and removed[r] - (cnt[r] - found[r]) = bound[r] - inpile[r] - m. */
+ * ranks there (*free_ranks, a bit per slot): ranks whose every relaxed copy, once taken, has a
+ * place on the foundations at every later point, as the chain before the rank already allows
+ * found[r] + all relaxed copies.  M runs through the greatest inpile of the chain so far, so
+ * after rank r it is 8 - cnt[r], and removed[r] - (cnt[r] - found[r]) is
+ * bound[r] + M - (inpile[r] + 8); the rank is free when its chain before it has M + bound <= 8.
+ * With SSE2 both chains are done at once: a running maximum by three shifts within each 8-byte
+ * half, a saturating subtraction for max(0, .), and a sum of bytes. */
 static inline int grid_eval(const Grid *g, const GridPoint *pt, unsigned *free_ranks) {
+#ifdef GRID_SSE2
+    __m128i in = _mm_load_si128((const __m128i *)pt->inpile);
+    __m128i bound = _mm_loadu_si128((const __m128i *)g->bound);
+    __m128i m = _mm_max_epu8(in, _mm_slli_epi64(in, 8));
+    m = _mm_max_epu8(m, _mm_slli_epi64(m, 16));
+    m = _mm_max_epu8(m, _mm_slli_epi64(m, 32));
+    __m128i over = _mm_subs_epu8(_mm_add_epi8(bound, m), _mm_add_epi8(in, _mm_set1_epi8(8)));
+    __m128i sums = _mm_sad_epu8(over, _mm_setzero_si128());
+    __m128i before = _mm_add_epi8(_mm_slli_epi64(m, 8), bound);
+    *free_ranks = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(before, _mm_set1_epi8(9))) & 0x3f3f;
+    return _mm_cvtsi128_si32(sums) + _mm_extract_epi16(sums, 4);
+#else
     int need = 0;
     unsigned fr = 0;
-    for (int c = 0; c < 2; c++) {
-        int m = 8;
-        for (int j = 0; j < 6; j++) {
-            int r = CHAIN[c][j];
-            if (m >= g->bound[r]) fr |= 1u << r;
-            int avail = 8 - pt->inpile[r];
-            if (avail < m) m = avail;
-            int over = g->bound[r] - pt->inpile[r] - m;
+    for (int c = 0; c < 16; c += 8) {
+        int m = 0;
+        for (int s = c; s < c + 6; s++) {
+            if (m + g->bound[s] <= 8) fr |= 1u << s;
+            if (pt->inpile[s] > m) m = pt->inpile[s];
+            int over = g->bound[s] + m - (pt->inpile[s] + 8);
             if (over > 0) need += over;
         }
     }
     *free_ranks = fr;
     return need;
+#endif
 }
 
 static inline void grid_take(const Grid *g, GridPoint *pt, int p) {
     int r = g->card[p][pt->idx[p]++];
+#ifdef GRID_SSE2
+    /* All 16 bytes at once: a byte store followed by grid_eval's 16-byte load would stall. */
+    __m128i in = _mm_load_si128((const __m128i *)pt->inpile);
+    __m128i minus_one = _mm_cmpeq_epi8(_mm_set1_epi8((char)r),
+                                       _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    _mm_store_si128((__m128i *)pt->inpile, _mm_add_epi8(in, minus_one));
+#else
     pt->inpile[r]--;
+#endif
     pt->left--;
     pt->at += g->stride[p];
     if (pt->idx[p] == g->len[p]) pt->nonempty--;
@@ -476,23 +507,20 @@ static int grid_walk(const Grid *g, int points, int *budget, uint8_t *seen) {
  * queens, no path gets past that point.  (Taking a pile wholly adds at least what it adds on its
  * own on top of pile p's cards, as the count is convex in the cards taken.) */
 static int first_copy_dead(const Grid *g) {
-    int chain_pos[13];
-    for (int c = 0; c < 2; c++) {
-        for (int r = 0; r < 13; r++) chain_pos[r] = -1;
-        for (int j = 0; j < 6; j++) chain_pos[CHAIN[c][j]] = j;
+    for (int c = 0; c < 16; c += 8) {          /* the chains' first slots */
         for (int jb = 0; jb < 5; jb++) {
-            int b = CHAIN[c][jb];
+            int b = c + jb;
             if (g->total[b] == 0) continue;
             int lim[6], above[SALIC_QUEENS][6], whole[SALIC_QUEENS][6], has[SALIC_QUEENS];
-            for (int j = jb + 1; j < 6; j++) lim[j] = 8 - g->total[b] - g->found[CHAIN[c][j]];
+            for (int j = jb + 1; j < 6; j++) lim[j] = 8 - g->total[b] - g->found[c + j];
             for (int p = 0; p < g->k; p++) {
                 memset(above[p], 0, sizeof above[p]);
                 memset(whole[p], 0, sizeof whole[p]);
                 has[p] = 0;
                 for (int i = 0; i < g->len[p]; i++) {
-                    int r = g->card[p][i], j = chain_pos[r];
-                    if (r == b) has[p] = 1;
-                    if (j > jb) {
+                    int j = g->card[p][i] - c;     /* place in this chain if 0..5 */
+                    if (j == jb) has[p] = 1;
+                    if (j > jb && j < 6) {
                         whole[p][j]++;
                         if (!has[p]) above[p][j]++;
                     }
@@ -537,7 +565,7 @@ static int room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, i
         while (i > 0 && size[order[i - 1]] < size[q]) { order[i] = order[i - 1]; i--; }
         order[i] = q;
     }
-    for (int r = 0; r < 13; r++) g.found[r] = s->cnt[r];
+    for (int r = 0; r < 13; r++) g.found[SLOT[r]] = s->cnt[r];
     GridPoint *pt = &g.pt;
     int points = 1;
     for (int i = 0; i < n; i++) {
@@ -549,17 +577,17 @@ static int room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, i
         uint64_t w[2] = {s->present[0] & d->seg_mask[q][0], s->present[1] & d->seg_mask[q][1]};
         for (int t = highest_bit(w[0], w[1]); t >= 0; t = highest_bit(w[0], w[1])) {
             w[t >> 6] &= ~(1ULL << (t & 63));
-            g.card[p][g.len[p]++] = d->rank[t];
+            g.card[p][g.len[p]++] = SLOT[d->rank[t]];
         }
-        if (s->parked[q] != PARK_NONE) g.card[p][g.len[p]++] = d->rank[s->parked[q]];
+        if (s->parked[q] != PARK_NONE) g.card[p][g.len[p]++] = SLOT[d->rank[s->parked[q]]];
         for (int j = 0; j < g.len[p]; j++) pt->inpile[g.card[p][j]]++;
         pt->left = (uint8_t)(pt->left + g.len[p]);
         pt->nonempty++;
     }
     if (g.k == 0) return 0;
-    for (int r = 0; r < 13; r++) {
-        g.total[r] = pt->inpile[r];
-        g.bound[r] = (uint8_t)(g.found[r] + g.total[r]);
+    for (int sl = 0; sl < 16; sl++) {
+        g.total[sl] = pt->inpile[sl];
+        g.bound[sl] = (uint8_t)(g.found[sl] + g.total[sl]);
     }
     /* Enough steps for a walk straight to the end (k tries per card), and visits more. */
     if (first_copy_dead(&g)) return 1;
