@@ -385,19 +385,7 @@ typedef struct {
  * bound[r] + M - (inpile[r] + 8); the rank is free when its chain before it has M + bound <= 8.
  * With SSE2 both chains are done at once: a running maximum by three shifts within each 8-byte
  * half, a saturating subtraction for max(0, .), and a sum of bytes. */
-static inline int grid_eval(const Grid *g, const GridPoint *pt, unsigned *free_ranks) {
-#ifdef GRID_SSE2
-    __m128i in = _mm_load_si128((const __m128i *)pt->inpile);
-    __m128i bound = _mm_loadu_si128((const __m128i *)g->bound);
-    __m128i m = _mm_max_epu8(in, _mm_slli_epi64(in, 8));
-    m = _mm_max_epu8(m, _mm_slli_epi64(m, 16));
-    m = _mm_max_epu8(m, _mm_slli_epi64(m, 32));
-    __m128i over = _mm_subs_epu8(_mm_add_epi8(bound, m), _mm_add_epi8(in, _mm_set1_epi8(8)));
-    __m128i sums = _mm_sad_epu8(over, _mm_setzero_si128());
-    __m128i before = _mm_add_epi8(_mm_slli_epi64(m, 8), bound);
-    *free_ranks = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(before, _mm_set1_epi8(9))) & 0x3f3f;
-    return _mm_cvtsi128_si32(sums) + _mm_extract_epi16(sums, 4);
-#else
+static inline int grid_eval_plain(const Grid *g, const GridPoint *pt, unsigned *free_ranks) {
     int need = 0;
     unsigned fr = 0;
     for (int c = 0; c < 16; c += 8) {
@@ -411,6 +399,22 @@ static inline int grid_eval(const Grid *g, const GridPoint *pt, unsigned *free_r
     }
     *free_ranks = fr;
     return need;
+}
+
+static inline int grid_eval(const Grid *g, const GridPoint *pt, unsigned *free_ranks) {
+#ifdef GRID_SSE2
+    __m128i in = _mm_load_si128((const __m128i *)pt->inpile);
+    __m128i bound = _mm_loadu_si128((const __m128i *)g->bound);
+    __m128i m = _mm_max_epu8(in, _mm_slli_epi64(in, 8));
+    m = _mm_max_epu8(m, _mm_slli_epi64(m, 16));
+    m = _mm_max_epu8(m, _mm_slli_epi64(m, 32));
+    __m128i over = _mm_subs_epu8(_mm_add_epi8(bound, m), _mm_add_epi8(in, _mm_set1_epi8(8)));
+    __m128i sums = _mm_sad_epu8(over, _mm_setzero_si128());
+    __m128i before = _mm_add_epi8(_mm_slli_epi64(m, 8), bound);
+    *free_ranks = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(before, _mm_set1_epi8(9))) & 0x3f3f;
+    return _mm_cvtsi128_si32(sums) + _mm_extract_epi16(sums, 4);
+#else
+    return grid_eval_plain(g, pt, free_ranks);
 #endif
 }
 
@@ -551,12 +555,10 @@ static int first_copy_dead(const Grid *g) {
     return 0;
 }
 
-/* The test with a grid of at most grid_max points (seen: grid_max bits) and visits steps
- * beyond a straight walk. */
-static int room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, int grid_max,
-                     int visits, uint8_t *seen) {
-    Grid g;
-    memset(&g, 0, sizeof g);
+/* The grid of the position's piles, largest first while it has at most grid_max points; returns
+ * its number of points (g->k == 0: no pile). */
+static int grid_build(const SalicDeal *d, const SalicState *s, int grid_max, Grid *g) {
+    memset(g, 0, sizeof *g);
     int size[SALIC_QUEENS], order[SALIC_QUEENS], n = 0;
     for (int q = 0; q < s->nq; q++) {
         size[q] = salic_pile_size(d, s, q);
@@ -565,33 +567,42 @@ static int room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, i
         while (i > 0 && size[order[i - 1]] < size[q]) { order[i] = order[i - 1]; i--; }
         order[i] = q;
     }
-    for (int r = 0; r < 13; r++) g.found[SLOT[r]] = s->cnt[r];
-    GridPoint *pt = &g.pt;
+    for (int r = 0; r < 13; r++) g->found[SLOT[r]] = s->cnt[r];
+    GridPoint *pt = &g->pt;
     int points = 1;
     for (int i = 0; i < n; i++) {
         int q = order[i];
         if (points * (size[q] + 1) > grid_max) continue;   /* left out: its cards count as free */
-        int p = g.k++;
-        g.stride[p] = points;
+        int p = g->k++;
+        g->stride[p] = points;
         points *= size[q] + 1;
         uint64_t w[2] = {s->present[0] & d->seg_mask[q][0], s->present[1] & d->seg_mask[q][1]};
         for (int t = highest_bit(w[0], w[1]); t >= 0; t = highest_bit(w[0], w[1])) {
             w[t >> 6] &= ~(1ULL << (t & 63));
-            g.card[p][g.len[p]++] = SLOT[d->rank[t]];
+            g->card[p][g->len[p]++] = SLOT[d->rank[t]];
         }
-        if (s->parked[q] != PARK_NONE) g.card[p][g.len[p]++] = SLOT[d->rank[s->parked[q]]];
-        for (int j = 0; j < g.len[p]; j++) pt->inpile[g.card[p][j]]++;
-        pt->left = (uint8_t)(pt->left + g.len[p]);
+        if (s->parked[q] != PARK_NONE) g->card[p][g->len[p]++] = SLOT[d->rank[s->parked[q]]];
+        for (int j = 0; j < g->len[p]; j++) pt->inpile[g->card[p][j]]++;
+        pt->left = (uint8_t)(pt->left + g->len[p]);
         pt->nonempty++;
     }
-    if (g.k == 0) return 0;
     for (int sl = 0; sl < 16; sl++) {
-        g.total[sl] = pt->inpile[sl];
-        g.bound[sl] = (uint8_t)(g.found[sl] + g.total[sl]);
+        g->total[sl] = pt->inpile[sl];
+        g->bound[sl] = (uint8_t)(g->found[sl] + g->total[sl]);
     }
+    return points;
+}
+
+/* The test with a grid of at most grid_max points (seen: grid_max bits) and visits steps
+ * beyond a straight walk. */
+static int room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, int grid_max,
+                     int visits, uint8_t *seen) {
+    Grid g;
+    int points = grid_build(d, s, grid_max, &g);
+    if (g.k == 0) return 0;
     /* Enough steps for a walk straight to the end (k tries per card), and visits more. */
     if (first_copy_dead(&g)) return 1;
-    int budget = g.k * pt->left + visits, left = budget;
+    int budget = g.k * g.pt.left + visits, left = budget;
     int dead = grid_walk(&g, points, &left, seen) == 0;
     *steps += (uint64_t)(budget - (left > 0 ? left : 0)) + (uint64_t)g.k * 12;
     return dead;
@@ -609,6 +620,29 @@ static int parking_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *
 static int deep_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps) {
     uint8_t seen[DEEP_GRID / 8];     /* 128 KiB of stack */
     return room_dead(d, s, steps, DEEP_GRID, DEEP_VISITS, seen);
+}
+
+/* Test hook (CorePosition.grid_eval_check): from the origin of the position's deep grid to its
+ * end, one card at a time from piles picked by a xorshift generator seeded with seed, compare
+ * grid_eval with grid_eval_plain at every point.  Returns the points compared, or -1 at the first
+ * where they disagree. */
+int salic_grid_eval_check(const SalicDeal *d, const SalicState *s, uint64_t seed) {
+    Grid g;
+    grid_build(d, s, DEEP_GRID, &g);
+    GridPoint pt = g.pt;
+    uint64_t x = seed | 1;
+    for (int n = 1;; n++) {
+        unsigned fast, plain;
+        if (grid_eval(&g, &pt, &fast) != grid_eval_plain(&g, &pt, &plain) || fast != plain)
+            return -1;
+        if (pt.left == 0) return n;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        int p = (int)(x % (uint64_t)g.k);
+        while (pt.idx[p] == g.len[p]) p = (p + 1) % g.k;
+        grid_take(&g, &pt, p);
+    }
 }
 
 /* How often the search runs the parking-room test (scratch kept for one search).  It costs

@@ -47,6 +47,10 @@ int salic_pile_size(const SalicDeal *d, const SalicState *s, int q);
 /* The card just under the top of queen q's pile, or -1. */
 int salic_below_top(const SalicDeal *d, const SalicState *s, int q);
 
+/* Test hook: the parking-room walk's fast and plain arithmetic agree along one random path
+ * through the position's grid (the points compared, or -1). */
+int salic_grid_eval_check(const SalicDeal *d, const SalicState *s, uint64_t seed);
+
 extern const GameOps SALIC_OPS;
 
 #endif

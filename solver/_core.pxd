@@ -67,6 +67,7 @@ cdef extern from "salic.h":
                     int slots_from_start, int park_after_stock, int win_needs_empty_stock) nogil
     int salic_top(const SalicDeal *d, const SalicState *s, int q) nogil
     int salic_pile_size(const SalicDeal *d, const SalicState *s, int q) nogil
+    int salic_grid_eval_check(const SalicDeal *d, const SalicState *s, uint64_t seed) nogil
     const GameOps SALIC_OPS
 
 cdef extern from "banner.h":

@@ -11,6 +11,7 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from solver import _core
 from solver.core import PRUNING_RULES, core_game
@@ -188,3 +189,26 @@ def test_deep_room_never_calls_a_winning_line_dead(game_id):
                 assert not pos.is_dead(DEEP), (game_id, number)
         lines += 1
     assert lines >= 10, lines
+
+
+@pytest.mark.parametrize("game_id", SALIC_GAMES)
+@settings(max_examples=25, deadline=None)
+@given(deal=st.integers(1, 10 ** 6), walk=st.integers(0, 2 ** 32), seed=st.integers(1, 2 ** 63))
+def test_grid_arithmetic_fast_equals_plain(game_id, deal, walk, seed):
+    """The walk computes need and the free ranks with SSE2 where the build has it; along a
+    random path through the grid of positions from random play, it agrees with plain C."""
+    game = find_game(game_id)
+    rng = random.Random(walk)
+    core = core_game(game, deal_from_number(game, deal))
+    pos, compared, longest = core.position(), 0, 0
+    while not pos.is_won():
+        moves = pos.moves(True, 0)
+        if not moves:
+            break
+        pos = pos.play(rng.choice(moves))
+        points = pos.grid_eval_check(seed)
+        assert points > 0, (game_id, deal, walk, seed)
+        compared += points
+        longest = max(longest, points)
+    assert compared > 0
+    assert longest > 1      # some grid held cards
