@@ -479,19 +479,25 @@ static int grid_walk(const Grid *g, int points, int *budget, uint8_t *seen) {
         if (p < g->k) {
             if (pt.idx[p] == g->len[p]) continue;
             if (--*budget < 0) return 1;   /* undecided: no proof of a dead end */
+            /* The step's point before closing.  Seen: it was infeasible, or its closed point
+             * (a function of the point) has been seen; either way nothing new is there. */
+            int raw = pt.at + g->stride[p];
+            if (seen[raw >> 3] & (1 << (raw & 7))) continue;
             grid_take(g, &pt, p);
             if (grid_eval(g, &pt, &fr) <= SALIC_QUEENS - pt.nonempty) {
                 /* Only pile p's top changed; the others need a look only if free ranks did. */
                 grid_close(g, &pt, fr == saved[depth].free_ranks ? 1u << p : all, fr);
-                if (!(seen[pt.at >> 3] & (1 << (pt.at & 7)))) {
-                    seen[pt.at >> 3] |= (uint8_t)(1 << (pt.at & 7));
+                int fresh = !(seen[pt.at >> 3] & (1 << (pt.at & 7)));
+                seen[pt.at >> 3] |= (uint8_t)(1 << (pt.at & 7));
+                seen[raw >> 3] |= (uint8_t)(1 << (raw & 7));
+                if (fresh) {
                     depth++;
                     next[depth] = 0;
                     saved[depth] = pt;
                     continue;
                 }
             } else {
-                seen[pt.at >> 3] |= (uint8_t)(1 << (pt.at & 7));   /* infeasible for good */
+                seen[raw >> 3] |= (uint8_t)(1 << (raw & 7));   /* infeasible for good */
             }
         } else {
             if (depth == 0) return 0;
