@@ -668,6 +668,13 @@ int salic_grid_eval_check(const SalicDeal *d, const SalicState *s, uint64_t seed
 #define DEEP_AFTER 20000
 #define DEEP_TRIAL 1024
 #define DEEP_STEPS_PER_DEAL 64
+/* In the PySol profiles, near the end of the stock (at most DEEP_NEAR_END cards left), the deep
+ * test runs at every deal once it has taken over, with no throttle: there the stock cards it
+ * gives away are few, and it finds many positions dead (docs/solver.md, "deep-room").
+ * -DDEEP_NEAR_END=-1 turns this off. */
+#ifndef DEEP_NEAR_END
+#define DEEP_NEAR_END 24
+#endif
 
 typedef struct {
     uint64_t offered, tested, dead, steps;
@@ -675,7 +682,7 @@ typedef struct {
 
 typedef struct {
     ScratchHead head;
-    TestCounts room, deep;          /* room.offered counts every deal offered */
+    TestCounts room, deep, near;    /* room.offered counts every deal offered */
 } RoomStats;
 
 /* The throttle above: skip this run of a test so counted (steps_per_deal 0: no cap). */
@@ -701,7 +708,13 @@ static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via,
     st->room.offered++;
     TestCounts *c;
     int dead;
-    if (deep && st->room.offered > DEEP_AFTER) {
+    if (deep && st->room.offered > DEEP_AFTER && d->park_after_stock &&
+        SALIC_CARDS - s->sp <= DEEP_NEAR_END) {
+        c = &st->near;
+        c->offered++;
+        c->tested++;
+        dead = deep_room_dead(d, s, &c->steps);
+    } else if (deep && st->room.offered > DEEP_AFTER) {
         c = &st->deep;
         c->offered++;
         int uncapped = st->head.final_search && !d->park_after_stock;

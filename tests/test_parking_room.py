@@ -212,3 +212,22 @@ def test_grid_arithmetic_fast_equals_plain(game_id, deal, walk, seed):
         longest = max(longest, points)
     assert compared > 0
     assert longest > 1      # some grid held cards
+
+
+@pytest.mark.slow
+def test_deep_room_near_the_end_of_the_stock_keeps_verdicts():
+    """Past DEEP_AFTER deals the deep test runs at every deal once the stock holds at most
+    DEEP_NEAR_END cards (csrc/salic.c). On deals whose searches go that far: an unwinnable deal
+    stays unwinnable without deep-room, and a deal won with it has a line that the reference rules
+    replay to a win (solve() replays every line it returns)."""
+    from solver import solve
+    from solver.core import DEFAULT_RULES
+    from solver.result import Verdict
+
+    game = find_game("pysol-glencoe")
+    core = core_game(game, deal_from_number(game, 915))
+    with_it = core.search(30_000_000, 0.0, 1 << 30, DEFAULT_RULES)
+    without = core.search(30_000_000, 0.0, 1 << 30, DEFAULT_RULES & ~DEEP)
+    assert with_it[0] == without[0] == "no_win", (with_it[:1], without[:1])
+    won = solve("pysol-laggard-lady", 81, max_nodes=10_000_000, max_memory=1 << 30)
+    assert won.verdict is Verdict.WINNABLE and won.moves, won.reason
