@@ -54,6 +54,7 @@ enum {
 /* The start of every search's scratch (GameOps.is_dead): set by search.c, read by the game. */
 typedef struct {
     int final_search;       /* 1 in the exhaustive search after the probes, else 0 */
+    int probe_mode;         /* the running probe's mode (GameOps.choice_cost), else -1 */
 } ScratchHead;
 
 /* Search state: big enough for either family's state. */

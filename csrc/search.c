@@ -178,6 +178,8 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     uint64_t first = budget < FIRST_NODES ? budget : FIRST_NODES;
     SearchLimits first_lim = *lim;
     first_lim.prune &= ~ops->later_rules;
+    ScratchHead *head = scratch;
+    head->probe_mode = -1;
     status = dfs(ops, deal, start, &first_lim, -1, 0, first, t0, scratch, NULL, out);
     if (status != SEARCH_LIMIT_NODES || out->nodes >= budget) goto done;
     if (use_cache && table_init(&dead_table, dead_bytes) == 0)
@@ -207,8 +209,10 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
                 uint64_t before = out->nodes;
                 SearchLimits probe_lim = *lim;
                 if (twin) probe_lim.prune &= ~twin_rules;
+                head->probe_mode = mode;
                 status = dfs(ops, deal, start, &probe_lim, k * probe_step, mode, b, t0, scratch,
                              dead, out);
+                head->probe_mode = -1;
                 probe_left -= out->nodes - before < probe_left ? out->nodes - before : probe_left;
                 if (status == SEARCH_WIN || status == SEARCH_LIMIT_TIME ||
                     status == SEARCH_INTERRUPTED)
@@ -218,7 +222,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
         }
     }
 last:
-    ((ScratchHead *)scratch)->final_search = 1;
+    head->final_search = 1;
     status = dfs(ops, deal, start, lim, -1, 0, budget - out->nodes, t0, scratch, dead, out);
 done:
     if (dead) table_free(dead);
