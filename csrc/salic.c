@@ -709,8 +709,9 @@ static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via,
     st->room.offered++;
     TestCounts *c;
     int dead;
-    if (deep && st->room.offered > DEEP_AFTER && d->park_after_stock &&
-        (st->head.final_search || st->head.probe_mode == 1) && SALIC_CARDS - s->sp <= DEEP_NEAR_END) {
+    int whole_end_games = st->head.final_search || st->head.probe_mode == 1;
+    if (deep && st->room.offered > DEEP_AFTER && d->park_after_stock && whole_end_games &&
+        SALIC_CARDS - s->sp <= DEEP_NEAR_END) {
         c = &st->near;
         c->offered++;
         c->tested++;

@@ -216,8 +216,9 @@ def test_grid_arithmetic_fast_equals_plain(game_id, deal, walk, seed):
 
 @pytest.mark.slow
 def test_deep_room_near_the_end_of_the_stock_keeps_verdicts():
-    """Past DEEP_AFTER deals the deep test runs at every deal once the stock holds at most
-    DEEP_NEAR_END cards (csrc/salic.c). On deals whose searches go that far: an unwinnable deal
+    """In the PySol profiles' mode-1 probes and final search, past DEEP_AFTER deals, the deep
+    test runs at every deal once the stock holds at most DEEP_NEAR_END cards (csrc/salic.c).
+    On deals whose searches go that far: an unwinnable deal
     stays unwinnable without deep-room, and a deal won with it has a line that the reference rules
     replay to a win (solve() replays every line it returns)."""
     from solver import solve
