@@ -600,15 +600,16 @@ static int grid_build(const SalicDeal *d, const SalicState *s, int grid_max, Gri
 }
 
 /* The test with a grid of at most grid_max points (seen: grid_max bits) and visits steps
- * beyond a straight walk. */
+ * beyond a straight walk; visits < 0: the whole walk, never cut short. */
 static int room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, int grid_max,
                      int visits, uint8_t *seen) {
     Grid g;
     int points = grid_build(d, s, grid_max, &g);
     if (g.k == 0) return 0;
-    /* Enough steps for a walk straight to the end (k tries per card), and visits more. */
     if (first_copy_dead(&g)) return 1;
-    int budget = g.k * g.pt.left + visits, left = budget;
+    /* Enough steps for a walk straight to the end (k tries per card), and visits more.  Each
+     * point is left at most once, by at most k steps: k * points steps always suffice. */
+    int budget = visits < 0 ? g.k * points : g.k * g.pt.left + visits, left = budget;
     int dead = grid_walk(&g, points, &left, seen) == 0;
     *steps += (uint64_t)(budget - (left > 0 ? left : 0)) + (uint64_t)g.k * 12;
     return dead;
@@ -623,9 +624,18 @@ static int parking_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *
 #define DEEP_GRID (1 << 20)
 #define DEEP_VISITS 5000
 
-static int deep_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps) {
+static int deep_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, int visits) {
     uint8_t seen[DEEP_GRID / 8];     /* 128 KiB of stack */
-    return room_dead(d, s, steps, DEEP_GRID, DEEP_VISITS, seen);
+    return room_dead(d, s, steps, DEEP_GRID, visits, seen);
+}
+
+/* Test hook (CorePosition.room_dead): the parking-room test (deep: with deep-room's grid) on
+ * its own, its walk cut short as in the search or (whole) never. */
+int salic_room_dead(const SalicDeal *d, const SalicState *s, int deep, int whole) {
+    uint64_t ignored = 0;
+    if (deep) return deep_room_dead(d, s, &ignored, whole ? -1 : DEEP_VISITS);
+    uint8_t seen[GRID_MAX / 8];
+    return room_dead(d, s, &ignored, GRID_MAX, whole ? -1 : GRID_VISITS, seen);
 }
 
 /* Test hook (CorePosition.grid_eval_check): from the origin of the position's deep grid to its
@@ -671,10 +681,15 @@ int salic_grid_eval_check(const SalicDeal *d, const SalicState *s, uint64_t seed
 /* In the PySol profiles, near the end of the stock (at most DEEP_NEAR_END cards left), the deep
  * test runs at every deal once it has taken over, with no throttle, in the probes that search
  * end games whole (mode 1) and in the final search: there the stock cards it gives away are few,
- * and it finds many positions dead (docs/solver.md, "deep-room").  -DDEEP_NEAR_END=-1 turns
- * this off. */
+ * and it finds many positions dead (docs/solver.md, "deep-room").  There its walk has
+ * NEAR_VISITS steps beyond a straight walk, or (-1) is never cut short: most walks that ran out
+ * of DEEP_VISITS steps there would have found a dead end in a few more.  -DDEEP_NEAR_END=-1
+ * turns the zone off. */
 #ifndef DEEP_NEAR_END
 #define DEEP_NEAR_END 24
+#endif
+#ifndef NEAR_VISITS
+#define NEAR_VISITS (-1)
 #endif
 
 typedef struct {
@@ -703,7 +718,7 @@ static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via,
     uint64_t ignored = 0;
     int deep = (prune & PRUNE_DEEP_ROOM) != 0;
     if (!st) {
-        if (deep) return deep_room_dead(d, s, &ignored);
+        if (deep) return deep_room_dead(d, s, &ignored, DEEP_VISITS);
         return (prune & PRUNE_PARKING_ROOM) && parking_room_dead(d, s, &ignored);
     }
     st->room.offered++;
@@ -715,14 +730,14 @@ static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via,
         c = &st->near;
         c->offered++;
         c->tested++;
-        dead = deep_room_dead(d, s, &c->steps);
+        dead = deep_room_dead(d, s, &c->steps, NEAR_VISITS);
     } else if (deep && st->room.offered > DEEP_AFTER) {
         c = &st->deep;
         c->offered++;
         int uncapped = st->head.final_search && !d->park_after_stock;
         if (skip_test(c, DEEP_TRIAL, uncapped ? 0 : DEEP_STEPS_PER_DEAL)) return 0;
         c->tested++;
-        dead = deep_room_dead(d, s, &c->steps);
+        dead = deep_room_dead(d, s, &c->steps, DEEP_VISITS);
     } else {
         if (!(prune & PRUNE_PARKING_ROOM)) return 0;
         c = &st->room;

@@ -165,6 +165,15 @@ cdef class CorePosition:
             raise ValueError("grid_eval_check is for the Salic family")
         return salic_grid_eval_check(<SalicDeal *>self.game.deal, <SalicState *>&self.state, seed)
 
+    def room_dead(self, bint deep=True, bint whole=False):
+        """Salic family, for the tests: the parking-room test alone (deep: with deep-room's
+        larger grid), its walk cut short by the step budget the search gives it or (whole)
+        never, as in deep-room near the end of the stock."""
+        if self.game.family != "salic":
+            raise ValueError("room_dead is for the Salic family")
+        return bool(salic_room_dead(<SalicDeal *>self.game.deal, <SalicState *>&self.state, deep,
+                                    whole))
+
     def key(self):
         cdef Key k
         self.game.ops.key(self.game.deal, &self.state, &k)

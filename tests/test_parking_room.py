@@ -172,6 +172,28 @@ def test_deep_room_dead_ends_are_dead_in_the_relaxation(game_id):
 
 
 @pytest.mark.parametrize("game_id", SALIC_GAMES)
+def test_whole_walk_decides_the_relaxation_exactly(game_id):
+    """Near the end of the stock deep-room's walk is never cut short. Uncut, it decides the
+    relaxation exactly (dead there and only there, where the grid can be written out), and it
+    calls dead every position that the walks cut short by their budget call dead."""
+    game = find_game(game_id)
+    rng = random.Random(f"deep-{game_id}")
+    tally = Counter()
+    for number, core, pos, piles in positions_with_piles(game, rng, deals=30):
+        whole = pos.room_dead(deep=True, whole=True)
+        for deep in (False, True):
+            if pos.room_dead(deep=deep, whole=False):
+                assert whole, (game_id, number, deep)
+        if grid_points(piles) <= MAX_POINTS:
+            found = pos.describe()["counts"]
+            assert whole == relaxation_dead(piles, found), (game_id, number, piles, found)
+            tally["small", whole] += 1
+        elif whole and not pos.room_dead(deep=True, whole=False):
+            tally["only whole"] += 1
+    assert tally["small", True] >= 5 and tally["small", False] >= 5, dict(tally)
+
+
+@pytest.mark.parametrize("game_id", SALIC_GAMES)
 def test_deep_room_never_calls_a_winning_line_dead(game_id):
     """Every position after a deal on a winning line the search found is alive to the deep
     test (a position from which a win follows cannot be dead)."""
