@@ -678,13 +678,12 @@ int salic_grid_eval_check(const SalicDeal *d, const SalicState *s, uint64_t seed
 #define DEEP_AFTER 20000
 #define DEEP_TRIAL 1024
 #define DEEP_STEPS_PER_DEAL 64
-/* In the PySol profiles, near the end of the stock (at most DEEP_NEAR_END cards left), the deep
- * test runs at every deal once it has taken over, with no throttle, in the probes that search
- * end games whole (mode 1) and in the final search: there the stock cards it gives away are few,
- * and it finds many positions dead (docs/solver.md, "deep-room").  There its walk has
- * NEAR_VISITS steps beyond a straight walk, or (-1) is never cut short: most walks that ran out
- * of DEEP_VISITS steps there would have found a dead end in a few more.  -DDEEP_NEAR_END=-1
- * turns the zone off. */
+/* Near the end of the stock (at most DEEP_NEAR_END cards left), the deep test runs at every deal
+ * once it has taken over, with no throttle, in the probes that search end games whole (mode 1)
+ * and in the final search: there the stock cards it gives away are few, and it finds many
+ * positions dead (docs/solver.md, "deep-room").  There its walk has NEAR_VISITS steps beyond a
+ * straight walk, or (-1) is never cut short: most walks that ran out of DEEP_VISITS steps there
+ * would have found a dead end in a few more.  -DDEEP_NEAR_END=-1 turns the zone off. */
 #ifndef DEEP_NEAR_END
 #define DEEP_NEAR_END 24
 #endif
@@ -725,7 +724,7 @@ static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via,
     TestCounts *c;
     int dead;
     int whole_end_games = st->head.final_search || st->head.probe_mode == 1;
-    if (deep && st->room.offered > DEEP_AFTER && d->park_after_stock && whole_end_games &&
+    if (deep && st->room.offered > DEEP_AFTER && whole_end_games &&
         SALIC_CARDS - s->sp <= DEEP_NEAR_END) {
         c = &st->near;
         c->offered++;

@@ -238,11 +238,11 @@ def test_grid_arithmetic_fast_equals_plain(game_id, deal, walk, seed):
 
 @pytest.mark.slow
 def test_deep_room_near_the_end_of_the_stock_keeps_verdicts():
-    """In the PySol profiles' mode-1 probes and final search, past DEEP_AFTER deals, the deep
-    test runs at every deal once the stock holds at most DEEP_NEAR_END cards (csrc/salic.c).
-    On deals whose searches go that far: an unwinnable deal
-    stays unwinnable without deep-room, and a deal won with it has a line that the reference rules
-    replay to a win (solve() replays every line it returns)."""
+    """In the mode-1 probes and the final search, past DEEP_AFTER deals, the deep test runs at
+    every deal once the stock holds at most DEEP_NEAR_END cards, its walk never cut short
+    (csrc/salic.c). On deals whose searches go that far: an unwinnable deal stays unwinnable
+    without deep-room, and deals won with it (a PySol profile, and the seed rules) have lines
+    that the reference rules replay to a win (solve() replays every line it returns)."""
     from solver import solve
     from solver.core import DEFAULT_RULES
     from solver.result import Verdict
@@ -252,5 +252,6 @@ def test_deep_room_near_the_end_of_the_stock_keeps_verdicts():
     with_it = core.search(30_000_000, 0.0, 1 << 30, DEFAULT_RULES)
     without = core.search(30_000_000, 0.0, 1 << 30, DEFAULT_RULES & ~DEEP)
     assert with_it[0] == without[0] == "no_win", (with_it[:1], without[:1])
-    won = solve("pysol-laggard-lady", 81, max_nodes=10_000_000, max_memory=1 << 30)
-    assert won.verdict is Verdict.WINNABLE and won.moves, won.reason
+    for game_id, number in (("pysol-laggard-lady", 81), ("intrigue", 3759)):
+        won = solve(game_id, number, max_nodes=10_000_000, max_memory=1 << 30)
+        assert won.verdict is Verdict.WINNABLE and won.moves, (game_id, number, won.reason)
