@@ -11,6 +11,10 @@
 #define POLL_EVERY 32768          /* nodes between polls for Ctrl-C (takes the GIL) */
 #define PROBE_NODES 20000         /* node budget of the first probe; each next one doubles it */
 #define PROBE_SHARE 2             /* probes take at most 1/PROBE_SHARE of the budget */
+#ifndef PROBE_TIME_CAP
+#define PROBE_TIME_CAP 1          /* probes end at 1/PROBE_SHARE of the time limit (0: they may
+                                     run on to the limit; -DPROBE_TIME_CAP=0 builds that) */
+#endif
 #define MAX_PROBES 24
 #define FIRST_NODES 1000          /* the short exhaustive search before any probe */
 #define DEAD_SHARE 16
@@ -152,6 +156,7 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
 int search_run(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
                SearchResult *out) {
     memset(out, 0, sizeof *out);
+    out->final_start = -1.0;
     double t0 = search_clock();
     size_t scratch_size = ops->scratch_size > sizeof(ScratchHead) ? ops->scratch_size
                                                                    : sizeof(ScratchHead);
@@ -184,9 +189,11 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     if (status != SEARCH_LIMIT_NODES || out->nodes >= budget) goto done;
     if (use_cache && table_init(&dead_table, dead_bytes) == 0)
         dead = &dead_table;
-    /* With a time limit, probing goes on (each probe twice the last) while it has used less
-     * than a quarter of the time; without one, lim->probes probes are run.  All probes together
-     * take at most a quarter of the node budget. */
+    /* With a time limit, a new probe (each twice the last) may start while less than
+     * 1/PROBE_SHARE of the time has gone, and with PROBE_TIME_CAP every probe is stopped there,
+     * so that the final search keeps the rest; without a time limit, lim->probes probes are run.
+     * All probes together take at most 1/PROBE_SHARE of the node budget.  A probe proves
+     * nothing when it fails, so stopping it early loses no verdict: the final search decides. */
     int probes = lim->probes ? MAX_PROBES : 0;
     uint64_t probe_left = (budget - out->nodes) / PROBE_SHARE;
     /* Without a node limit, probes stop at as many nodes as the table could hold. */
@@ -209,11 +216,15 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
                 uint64_t before = out->nodes;
                 SearchLimits probe_lim = *lim;
                 if (twin) probe_lim.prune &= ~twin_rules;
+                if (PROBE_TIME_CAP && lim->max_seconds > 0)
+                    probe_lim.max_seconds = lim->max_seconds / PROBE_SHARE;
                 head->probe_mode = mode;
                 status = dfs(ops, deal, start, &probe_lim, k * probe_step, mode, b, t0, scratch,
                              dead, out);
                 head->probe_mode = -1;
                 probe_left -= out->nodes - before < probe_left ? out->nodes - before : probe_left;
+                if (status == SEARCH_LIMIT_TIME && probe_lim.max_seconds < lim->max_seconds)
+                    goto last;                           /* the probes' share of the time */
                 if (status == SEARCH_WIN || status == SEARCH_LIMIT_TIME ||
                     status == SEARCH_INTERRUPTED)
                     goto done;
@@ -223,6 +234,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     }
 last:
     head->final_search = 1;
+    out->final_start = search_clock() - t0;
     status = dfs(ops, deal, start, lim, -1, 0, budget - out->nodes, t0, scratch, dead, out);
 done:
     if (dead) table_free(dead);

@@ -49,6 +49,7 @@ cdef extern from "search.h":
         size_t table_bytes
         size_t peak_bytes
         double seconds
+        double final_start
         MoveCode *path
         int path_len
     int search_run(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,

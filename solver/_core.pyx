@@ -70,7 +70,10 @@ cdef class CoreGame:
     def search(self, uint64_t max_nodes=0, double max_seconds=0.0, size_t max_bytes=1 << 30,
                unsigned prune=PRUNE_ALL, CorePosition start=None, int probes=PROBES):
         """Run the search from the deal's start (or from ``start``, a position of this deal);
-        returns (status, path, nodes, states, table_bytes, peak_bytes, seconds)."""
+        returns (status, path, nodes, states, table_bytes, peak_bytes, seconds, final_start),
+        where final_start is the second at which the final exhaustive search began, the one
+        after the probes (-1.0 when it never did: the first short search or a probe decided, or
+        a limit came first)."""
         cdef SearchLimits lim
         cdef SearchResult res
         cdef StateBuf origin
@@ -94,7 +97,7 @@ cdef class CoreGame:
             path = [(m >> 8, (m >> 4) & 15, m & 15) for m in res.path[:res.path_len]]
             free(res.path)
         return (STATUS[res.status], path, res.nodes, res.states, res.table_bytes,
-                res.peak_bytes, res.seconds)
+                res.peak_bytes, res.seconds, res.final_start)
 
     def replay_seconds(self, list path, int repeat=1):
         """Seconds to replay ``path`` through the core (apply, key, won test per move), best of

@@ -138,8 +138,8 @@ def measure_deal(game_id: str, number: int, settings: BenchSettings) -> DealReco
         core = core_game(game, deal)
         best_search, path = math.inf, None
         for _ in range(settings.replay_repeat):
-            status, path, *_, seconds = core.search(0, 0.0, settings.max_memory or (1 << 30),
-                                                    DEFAULT_RULES)
+            status, path, *_, seconds, _ = core.search(0, 0.0, settings.max_memory or (1 << 30),
+                                                       DEFAULT_RULES)
             best_search = min(best_search, seconds)
         replay, won = core.replay_seconds(path, settings.replay_repeat)
         if status != "win" or not won:

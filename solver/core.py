@@ -96,7 +96,7 @@ def run(game: Game, deal: Deal, *, max_nodes=None, timeout=None, max_memory=None
     start = core.position()
     for code in prefix:
         start = start.play(tuple(code))
-    status, path, nodes, states, table_bytes, peak, seconds = core.search(
+    status, path, nodes, states, table_bytes, peak, seconds, _ = core.search(
         max_nodes or 0, float(timeout or 0.0), int(max_memory), flags, start)
     stats = Stats(nodes=nodes, states=states, seconds=seconds, table_bytes=table_bytes)
     label = deal.number or "custom"
