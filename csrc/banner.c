@@ -332,5 +332,11 @@ static int sealed(const void *dv, const void *sv) {
     return s->passes == d->passes ? 0 : -1;
 }
 
+static int level(const void *dv, const void *sv) {
+    (void)dv;
+    const BannerState *s = sv;
+    return s->passes * 256 + s->p;
+}
+
 const GameOps BANNER_OPS = {sizeof(BannerState), gen_moves, apply, is_won, make_key, is_dead,
-                            choice_cost, EARLY_CHOICE_COST, 0, NULL, 0, 2, sealed};
+                            choice_cost, EARLY_CHOICE_COST, 0, NULL, 0, 2, sealed, level};

@@ -48,6 +48,8 @@ enum {
                                     no deal, and a last-pile play only of the rank laid next on it */
     PRUNE_DEEP_ROOM = 512,       /* Salic: parking-room with a larger grid, run at every deal
                                     once the search is past its first deals */
+    PRUNE_DEAL_CACHE = 1024,     /* subtrees entered by a deal (or turn) that an exhaustive search
+                                    searched whole are skipped by the later ones */
     PRUNE_ALL = 0xffff
 };
 
@@ -97,6 +99,10 @@ typedef struct GameOps {
      * it holds for, with the same mode.  search.c keeps the subtrees so searched without a win
      * and skips them in the later probes and the final search. */
     int (*sealed)(const void *deal, const void *state);
+    /* How far the stock has gone: never less after a move than before it, and more after a
+     * deal or turn (NULL: not kept).  A position whose level is above its parent's is a root of
+     * the deal cache (PRUNE_DEAL_CACHE, search.c): none of its ancestors is reachable from it. */
+    int (*level)(const void *deal, const void *state);
 } GameOps;
 
 #endif

@@ -771,6 +771,11 @@ static unsigned twin_rules(const void *dv) {
     return d->park_after_stock ? PRUNE_LAZY_PLAYS : 0;
 }
 
+static int level(const void *dv, const void *sv) {
+    (void)dv;
+    return ((const SalicState *)sv)->sp;
+}
+
 const GameOps SALIC_OPS = {sizeof(SalicState), gen_moves, apply, is_won, make_key, is_dead,
                            choice_cost, 1, PRUNE_PARKING_ROOM | PRUNE_LAZY_PLAYS | PRUNE_DEEP_ROOM,
-                           twin_rules, sizeof(RoomStats), 2, sealed};
+                           twin_rules, sizeof(RoomStats), 2, sealed, level};

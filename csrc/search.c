@@ -15,6 +15,10 @@
 #define PROBE_TIME_CAP 1          /* probes end at 1/PROBE_SHARE of the time limit (0: they may
                                      run on to the limit; -DPROBE_TIME_CAP=0 builds that) */
 #endif
+#ifndef WHOLE_SHIFT
+#define WHOLE_SHIFT 3             /* after probe round k, an exhaustive search of PROBE_NODES *
+                                     2^k >> WHOLE_SHIFT nodes (-DWHOLE_SHIFT=-1: none) */
+#endif
 #define MAX_PROBES 24
 #define FIRST_NODES 1000          /* the short exhaustive search before any probe */
 #define DEAD_SHARE 16
@@ -56,7 +60,10 @@ static int collect_path(const Frame *frames, int depth, SearchResult *out) {
  * the root was visited by this search and none was won: a position is skipped only when this
  * search saw it before, when a sound test calls it dead, or when this cache holds it; and the
  * positions seen before but not searched whole (the root's ancestors, and in a probe those
- * whose moves the discrepancy limit cut) are not sealed, so not reachable from the root. */
+ * whose moves the discrepancy limit cut) are not sealed, so not reachable from the root.
+ * With PRUNE_DEAL_CACHE it also holds roots entered by a deal or turn (GameOps.level up),
+ * added by exhaustive searches only: their ancestors are all at lower levels, and levels never
+ * go down, so again no position seen before but not searched whole is reachable from them. */
 static int dfs(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
                int max_disc, int mode, uint64_t node_budget, double t0, void *scratch,
                Table *dead, SearchResult *out) {
@@ -92,7 +99,7 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
         Frame *f = &frames[depth - 1];
         int disc = f->disc + f->i * f->cost;
         if (f->i == f->n || (max_disc >= 0 && disc > max_disc)) {
-            if (f->root && f->i == f->n && (max_disc < 0 || mode == f->smode)) {
+            if (f->root && f->i == f->n && (max_disc < 0 || (f->root == 1 && mode == f->smode))) {
                 ops->key(deal, &f->state, &key);
                 table_insert(dead, &key);          /* when full, the cache just stops growing */
             }
@@ -132,9 +139,16 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
         if (prune && ops->is_dead(deal, &child->state, prune, m, scratch)) continue;
         child->smode = f->smode;
         child->root = 0;
-        if (dead && f->smode < 0 && (child->smode = (int8_t)ops->sealed(deal, &child->state)) >= 0) {
-            if (table_contains(dead, &key)) continue;
-            child->root = 1;
+        if (dead && f->smode < 0) {
+            /* A root of the cache: a sealed root (dead-cache), else a position entered by a
+             * deal or turn (deal-cache, level up), which only exhaustive searches add. */
+            child->smode = (int8_t)ops->sealed(deal, &child->state);
+            if (child->smode >= 0 && (prune & PRUNE_DEAD_CACHE))
+                child->root = 1;
+            else if ((prune & PRUNE_DEAL_CACHE) && ops->level &&
+                     ops->level(deal, &child->state) > ops->level(deal, &f->state))
+                child->root = 2;
+            if (child->root && table_contains(dead, &key)) continue;
         }
         child->n = (uint8_t)ops->gen_moves(deal, &child->state, child->moves, reduced, prune);
         child->i = 0;
@@ -172,7 +186,8 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
      * the deal undecided, so that the many deals decided there do not pay for it. */
     Table dead_table, *dead = NULL;
     SearchLimits run_lim = *lim;
-    int use_cache = (lim->prune & PRUNE_DEAD_CACHE) && ops->choice_cost && ops->sealed;
+    int use_cache = (lim->prune & (PRUNE_DEAD_CACHE | PRUNE_DEAL_CACHE)) && ops->choice_cost &&
+                    ops->sealed;
     size_t dead_bytes = lim->max_bytes / DEAD_SHARE;
     if (use_cache) run_lim.max_bytes = lim->max_bytes - dead_bytes;
     lim = &run_lim;
@@ -230,6 +245,25 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
                     goto done;
                 if (status == SEARCH_LIMIT_MEMORY) goto last;   /* wider ones would not fit */
             }
+        }
+        /* An exhaustive search between rounds: it decides either way, and what it searched
+         * whole goes into the caches (dead-cache, deal-cache), so the next one and the final
+         * search skip it (docs/solver.md, "Order of work"). */
+        if (WHOLE_SHIFT >= 0 && probe_left > 0) {
+            uint64_t b = probe_nodes >> (WHOLE_SHIFT >= 0 ? WHOLE_SHIFT : 0);
+            if (b > probe_left) b = probe_left;
+            uint64_t before = out->nodes;
+            SearchLimits whole_lim = *lim;
+            if (PROBE_TIME_CAP && lim->max_seconds > 0)
+                whole_lim.max_seconds = lim->max_seconds / PROBE_SHARE;
+            head->final_search = 1;
+            status = dfs(ops, deal, start, &whole_lim, -1, 0, b, t0, scratch, dead, out);
+            head->final_search = 0;
+            probe_left -= out->nodes - before < probe_left ? out->nodes - before : probe_left;
+            if (status == SEARCH_WIN || status == SEARCH_NO_WIN || status == SEARCH_INTERRUPTED)
+                goto done;
+            if (status == SEARCH_LIMIT_TIME && whole_lim.max_seconds < lim->max_seconds) goto last;
+            if (status == SEARCH_LIMIT_TIME || status == SEARCH_LIMIT_MEMORY) goto done;
         }
     }
 last:
