@@ -332,10 +332,16 @@ static int sealed(const void *dv, const void *sv) {
     return s->passes == d->passes ? 0 : -1;
 }
 
+/* Passes begun, then cards taken from the stock in this pass (the stock is the present cards
+ * from p on): a deal takes one, a cell play takes one when it refills the cell from the stock
+ * (the waste being empty), other plays take none (they only move p down to just above the new
+ * waste top), and a redeal begins the next pass.  (p itself is no level: a play lowers it.) */
 static int level(const void *dv, const void *sv) {
     (void)dv;
     const BannerState *s = sv;
-    return s->passes * 256 + s->p;
+    int stock = __builtin_popcountll(s->present[0] & ~below_mask(s->p, 0)) +
+                __builtin_popcountll(s->present[1] & ~below_mask(s->p, 1));
+    return s->passes * 256 + (255 - stock);
 }
 
 const GameOps BANNER_OPS = {sizeof(BannerState), gen_moves, apply, is_won, make_key, is_dead,

@@ -99,7 +99,7 @@ typedef struct GameOps {
      * it holds for, with the same mode.  search.c keeps the subtrees so searched without a win
      * and skips them in the later probes and the final search. */
     int (*sealed)(const void *deal, const void *state);
-    /* How far the stock has gone: never less after a move than before it, and more after a
+    /* How far the stock has gone: never less after a move than before it, and more after every
      * deal or turn (NULL: not kept).  A position whose level is above its parent's is a root of
      * the deal cache (PRUNE_DEAL_CACHE, search.c): none of its ancestors is reachable from it. */
     int (*level)(const void *deal, const void *state);

@@ -15,6 +15,7 @@ cdef extern from "core.h":
         void (*key)(const void *deal, const void *state, Key *out) noexcept nogil
         int (*is_dead)(const void *deal, const void *state, unsigned prune, MoveCode via,
                        void *scratch) noexcept nogil
+        int (*level)(const void *deal, const void *state) noexcept nogil
     int MAX_MOVES
     unsigned PRUNE_ALL, PRUNE_SAFE_FOUNDATION, PRUNE_BANNER_REACH, PRUNE_SYMMETRY
     unsigned PRUNE_BANNER_PREFIX, PRUNE_LONE_CARD, PRUNE_LAST_COPIES

@@ -178,6 +178,11 @@ cdef class CorePosition:
         return bool(salic_room_dead(<SalicDeal *>self.game.deal, <SalicState *>&self.state, deep,
                                     whole))
 
+    def level(self):
+        """How far the stock has gone (GameOps.level; deal-cache): never lower after a move,
+        higher after every deal or redeal."""
+        return self.game.ops.level(self.game.deal, &self.state)
+
     def key(self):
         cdef Key k
         self.game.ops.key(self.game.deal, &self.state, &k)

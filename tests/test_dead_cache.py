@@ -7,11 +7,15 @@ off, since with both on one can hide the other (the sealed roots are roots of bo
 ``tests/test_pruning.py`` also runs each alone against the unpruned search, like every rule."""
 from __future__ import annotations
 
-import pytest
+import random
 
-from solver.core import DEFAULT_RULES, PRUNING_RULES, run
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.core import DEFAULT_RULES, PRUNING_RULES, core_game, run
 from solver.deals import deal_from_number
-from solver.games import find_game
+from solver.games import GAMES, find_game
 from solver.result import Verdict
 
 CACHES = ("dead-cache", "deal-cache")
@@ -42,3 +46,36 @@ def test_cache_keeps_the_verdicts_and_is_used(cache, game_id, changed_at_least):
             assert on.stats.nodes < off.stats.nodes, (cache, game_id, number)
     assert decided >= 25
     assert changed >= changed_at_least
+
+
+DEAL, REDEAL = 0, 5   # MV_DEAL and MV_REDEAL in csrc/core.h: a move code's first field
+
+
+@settings(max_examples=40, deadline=None)
+@given(game_id=st.sampled_from([g.id for g in GAMES]), number=st.integers(1, 10 ** 6),
+       seed=st.integers(0, 2 ** 32 - 1))
+def test_the_level_never_falls_and_rises_on_every_deal(game_id, number, seed):
+    """What deal-cache's argument rests on (GameOps.level): no move lowers the level, and every
+    deal or redeal raises it (so each one enters a root). In the Salic family nothing else
+    does; in the Banner family a cell play refilled from the stock does too, since it takes a
+    stock card. Random lines, every move of each position checked."""
+    game = find_game(game_id)
+    rng = random.Random(seed)
+    position = core_game(game, deal_from_number(game, number)).position()
+    deals = 0
+    for _ in range(400):
+        moves = position.moves()
+        if not moves or position.is_won():
+            break
+        level = position.level()
+        for move in moves:
+            after = position.play(move).level()
+            assert after >= level, (game_id, number, move)
+            if move[0] in (DEAL, REDEAL):
+                assert after > level, (game_id, number, move)
+            elif game.family == "salic":
+                assert after == level, (game_id, number, move)
+        move = rng.choice(moves)
+        deals += move[0] in (DEAL, REDEAL)
+        position = position.play(move)
+    assert deals > 0 or position.is_won()
