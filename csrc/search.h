@@ -36,7 +36,7 @@ typedef struct {
     size_t peak_bytes;           /* table plus stack */
     double seconds;
     double final_start;          /* seconds from the start to the final exhaustive search, the
-                                    one after the probes (< 0: it never began) */
+                                    one after all the probes (< 0: it never began) */
     MoveCode *path;              /* the winning line (malloc'd; caller frees), or NULL */
     int path_len;
 } SearchResult;

@@ -73,8 +73,8 @@ cdef class CoreGame:
         """Run the search from the deal's start (or from ``start``, a position of this deal);
         returns (status, path, nodes, states, table_bytes, peak_bytes, seconds, final_start),
         where final_start is the second at which the final exhaustive search began, the one
-        after the probes (-1.0 when it never did: the first short search or a probe decided, or
-        a limit came first)."""
+        after the probes (-1.0 when it never did: the first short search, a probe or a search
+        between probe rounds decided, or a limit came first)."""
         cdef SearchLimits lim
         cdef SearchResult res
         cdef StateBuf origin
