@@ -181,7 +181,8 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     }
     uint64_t budget = lim->max_nodes ? lim->max_nodes : UINT64_MAX;
     int status = SEARCH_NO_WIN;
-    /* The cache of sealed subtrees searched whole (dfs) takes up to 1/DEAD_SHARE of the memory
+    /* The cache of subtrees searched whole (dfs: sealed ones, and with PRUNE_DEAL_CACHE those
+     * entered by a deal) takes up to 1/DEAD_SHARE of the memory
      * allowed, and each search's table the rest.  It is made only when the first search leaves
      * the deal undecided, so that the many deals decided there do not pay for it. */
     Table dead_table, *dead = NULL;
@@ -194,7 +195,8 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     /* First a short exhaustive search: most deals are decided within it.  If it ends undecided,
      * probes follow: finding a win is usually cheap when the line strays little from the move
      * order, while a plain depth-first search can sink its whole budget under one early mistake.
-     * Then the exhaustive search starts again with what is left and decides. */
+     * Each round of probes is followed by a short exhaustive search.  Then the exhaustive search
+     * starts again with what is left and decides. */
     uint64_t first = budget < FIRST_NODES ? budget : FIRST_NODES;
     SearchLimits first_lim = *lim;
     first_lim.prune &= ~ops->later_rules;
