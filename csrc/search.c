@@ -167,6 +167,20 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
     return status;
 }
 
+/* The limits of a search in the probes' share: with PROBE_TIME_CAP it stops at 1/PROBE_SHARE
+ * of the time limit. */
+static SearchLimits in_probe_share(const SearchLimits *lim) {
+    SearchLimits shared = *lim;
+    if (PROBE_TIME_CAP && lim->max_seconds > 0) shared.max_seconds = lim->max_seconds / PROBE_SHARE;
+    return shared;
+}
+
+/* What is left of the probes' node share after a search that began at `before` nodes. */
+static uint64_t share_left(uint64_t left, uint64_t before, const SearchResult *out) {
+    uint64_t used = out->nodes - before;
+    return used < left ? left - used : 0;
+}
+
 int search_run(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
                SearchResult *out) {
     memset(out, 0, sizeof *out);
@@ -231,15 +245,13 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
             for (int twin = 0; twin < twins && probe_left > 0; twin++) {
                 uint64_t b = probe_nodes < probe_left ? probe_nodes : probe_left;
                 uint64_t before = out->nodes;
-                SearchLimits probe_lim = *lim;
+                SearchLimits probe_lim = in_probe_share(lim);
                 if (twin) probe_lim.prune &= ~twin_rules;
-                if (PROBE_TIME_CAP && lim->max_seconds > 0)
-                    probe_lim.max_seconds = lim->max_seconds / PROBE_SHARE;
                 head->probe_mode = mode;
                 status = dfs(ops, deal, start, &probe_lim, k * probe_step, mode, b, t0, scratch,
                              dead, out);
                 head->probe_mode = -1;
-                probe_left -= out->nodes - before < probe_left ? out->nodes - before : probe_left;
+                probe_left = share_left(probe_left, before, out);
                 if (status == SEARCH_LIMIT_TIME && probe_lim.max_seconds < lim->max_seconds)
                     goto last;                           /* the probes' share of the time */
                 if (status == SEARCH_WIN || status == SEARCH_LIMIT_TIME ||
@@ -255,13 +267,11 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
             uint64_t b = probe_nodes >> (WHOLE_SHIFT >= 0 ? WHOLE_SHIFT : 0);
             if (b > probe_left) b = probe_left;
             uint64_t before = out->nodes;
-            SearchLimits whole_lim = *lim;
-            if (PROBE_TIME_CAP && lim->max_seconds > 0)
-                whole_lim.max_seconds = lim->max_seconds / PROBE_SHARE;
+            SearchLimits whole_lim = in_probe_share(lim);
             head->final_search = 1;
             status = dfs(ops, deal, start, &whole_lim, -1, 0, b, t0, scratch, dead, out);
             head->final_search = 0;
-            probe_left -= out->nodes - before < probe_left ? out->nodes - before : probe_left;
+            probe_left = share_left(probe_left, before, out);
             if (status == SEARCH_WIN || status == SEARCH_NO_WIN || status == SEARCH_INTERRUPTED)
                 goto done;
             if (status == SEARCH_LIMIT_TIME && whole_lim.max_seconds < lim->max_seconds) goto last;
