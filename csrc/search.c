@@ -19,6 +19,10 @@
 #define WHOLE_SHIFT 3             /* after probe round k, an exhaustive search of PROBE_NODES *
                                      2^k >> WHOLE_SHIFT nodes (-DWHOLE_SHIFT=-1: none) */
 #endif
+#ifndef WHOLE_FROM
+#define WHOLE_FROM 1              /* the first round of probes followed by such a search (0: from
+                                     the first; the rounds count from 0) */
+#endif
 #define MAX_PROBES 24
 #define FIRST_NODES 1000          /* the short exhaustive search before any probe */
 #define DEAD_SHARE 16
@@ -263,7 +267,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
         /* An exhaustive search between rounds: it decides either way, and what it searched
          * whole goes into the caches (dead-cache, deal-cache), so the next one and the final
          * search skip it (docs/solver.md, "Order of work"). */
-        if (WHOLE_SHIFT >= 0 && probe_left > 0) {
+        if (WHOLE_SHIFT >= 0 && k >= WHOLE_FROM && probe_left > 0) {
             uint64_t b = probe_nodes >> (WHOLE_SHIFT >= 0 ? WHOLE_SHIFT : 0);
             if (b > probe_left) b = probe_left;
             uint64_t before = out->nodes;
