@@ -50,6 +50,8 @@ enum {
                                     once the search is past its first deals */
     PRUNE_DEAL_CACHE = 1024,     /* subtrees entered by a deal (or turn) that an exhaustive search
                                     searched whole are skipped by the later ones */
+    PRUNE_LAZY_ORDER = 2048,     /* Salic (seed rules): an order only, no cut: while dealing, plays
+                                    from piles no deal reaches come after the deal */
     PRUNE_ALL = 0xffff
 };
 

@@ -209,9 +209,25 @@ static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced,
         return n;
     }
     /* Order only: parks that uncover a card which fits a foundation now come before the deal,
-     * the other parks after it. */
-    MoveCode later[MAX_MOVES];
-    int nl = 0;
+     * the other parks after it.  PRUNE_LAZY_ORDER (docs/solver.md, "lazy-order"), while dealing:
+     * of the plays, only those from the last pile and those of the rank its top is laid on come
+     * before the parks and the deal; the others wait after the deal. */
+    MoveCode later[MAX_MOVES], waiting[MAX_MOVES];
+    int nl = 0, nw = 0;
+    if ((prune & PRUNE_LAZY_ORDER) && last >= 0 && n > 0) {
+        int feed = -1;
+        if (top[last] >= 0) {
+            int x = d->rank[top[last]];
+            if (x != SIX && x != FIVE) feed = is_up_rank(x) ? x - 1 : DOWN_BELOW[x];
+        }
+        int kept = 0;
+        for (int i = 0; i < n; i++) {
+            int q = MOVE_SRC(out[i]);
+            if (q == last || d->rank[top[q]] == feed) out[kept++] = out[i];
+            else waiting[nw++] = out[i];
+        }
+        n = kept;
+    }
     for (int q = 0; q < nq; q++) {
         if (top[q] < 0) continue;
         int under = salic_below_top(d, s, q);
@@ -225,6 +241,7 @@ static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced,
         if (last >= 0 && top[last] < 0) dst[(*nd)++] = MOVE(MV_PARK, q, last);
     }
     if (s->sp < SALIC_CARDS) out[n++] = MOVE(MV_DEAL, 0, 0);
+    for (int i = 0; i < nw; i++) out[n++] = waiting[i];
     for (int i = 0; i < nl; i++) out[n++] = later[i];
     return n;
 }
@@ -765,10 +782,11 @@ static int sealed(const void *dv, const void *sv) {
     return s->sp == SALIC_CARDS ? 1 : -1;
 }
 
-/* lazy-plays changes the moves of the PySol profiles only (no parking while dealing). */
+/* The twin probes (docs/solver.md, "order of work"): lazy-plays in the PySol profiles (no
+ * parking while dealing), lazy-order in the seed rules. */
 static unsigned twin_rules(const void *dv) {
     const SalicDeal *d = dv;
-    return d->park_after_stock ? PRUNE_LAZY_PLAYS : 0;
+    return d->park_after_stock ? PRUNE_LAZY_PLAYS : PRUNE_LAZY_ORDER;
 }
 
 static int level(const void *dv, const void *sv) {
@@ -777,5 +795,6 @@ static int level(const void *dv, const void *sv) {
 }
 
 const GameOps SALIC_OPS = {sizeof(SalicState), gen_moves, apply, is_won, make_key, is_dead,
-                           choice_cost, 1, PRUNE_PARKING_ROOM | PRUNE_LAZY_PLAYS | PRUNE_DEEP_ROOM,
+                           choice_cost, 1,
+                           PRUNE_PARKING_ROOM | PRUNE_LAZY_PLAYS | PRUNE_DEEP_ROOM | PRUNE_LAZY_ORDER,
                            twin_rules, sizeof(RoomStats), 2, sealed, level};

@@ -20,7 +20,7 @@ cdef extern from "core.h":
     unsigned PRUNE_ALL, PRUNE_SAFE_FOUNDATION, PRUNE_BANNER_REACH, PRUNE_SYMMETRY
     unsigned PRUNE_BANNER_PREFIX, PRUNE_LONE_CARD, PRUNE_LAST_COPIES
     unsigned PRUNE_PARKING_ROOM, PRUNE_DEAD_CACHE, PRUNE_LAZY_PLAYS, PRUNE_DEEP_ROOM
-    unsigned PRUNE_DEAL_CACHE
+    unsigned PRUNE_DEAL_CACHE, PRUNE_LAZY_ORDER
 
 cdef extern from "table.h":
     ctypedef struct Table:
