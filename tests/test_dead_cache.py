@@ -13,10 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.core import DEFAULT_RULES, PRUNING_RULES, core_game, run
+from solver.core import DEFAULT_RULES, PRUNING_RULES, core_game
 from solver.deals import deal_from_number
 from solver.games import GAMES, find_game
-from solver.result import Verdict
+
+from rule_helpers import with_and_without
 
 CACHES = ("dead-cache", "deal-cache")
 
@@ -35,20 +36,12 @@ def test_cache_keeps_the_verdicts_and_is_used(cache, game_id, changed_at_least):
     other = next(c for c in CACHES if c != cache)
     with_cache = DEFAULT_RULES & ~PRUNING_RULES[other]
     without_cache = with_cache & ~PRUNING_RULES[cache]
-    game = find_game(game_id)
-    decided = changed = 0
-    for number in range(1, 101):
-        deal = deal_from_number(game, number)
-        on = run(game, deal, max_nodes=300_000, prune=with_cache, line=False)
-        off = run(game, deal, max_nodes=300_000, prune=without_cache, line=False)
-        if Verdict.UNKNOWN not in (on.verdict, off.verdict):
-            assert on.verdict is off.verdict, (cache, game_id, number)
-            decided += 1
-        if on.stats.nodes != off.stats.nodes:
-            changed += 1
-            assert on.stats.nodes < off.stats.nodes, (cache, game_id, number)
+    decided, nodes = with_and_without(find_game(game_id), range(1, 101), with_cache,
+                                      without_cache, 300_000)
+    changed = [(number, on, off) for number, on, off in nodes if on != off]
+    assert all(on < off for _, on, off in changed), (cache, game_id, changed)
     assert decided >= 90
-    assert changed >= changed_at_least
+    assert len(changed) >= changed_at_least
 
 
 DEAL, REDEAL = 0, 5   # MV_DEAL and MV_REDEAL in csrc/core.h: a move code's first field

@@ -13,24 +13,22 @@ import random
 from hypothesis import given, settings, strategies as st
 
 from solver import _core
-from solver.core import DEFAULT_RULES, PRUNING_RULES, core_game, run
+from solver.core import DEFAULT_RULES, PRUNING_RULES, core_game
 from solver.deals import deal_from_number
 from solver.games import find_game
-from solver.result import Verdict
 
+from rule_helpers import dealing_positions, feed_rank, same_search, with_and_without
 from test_core import salic_core_order
 
 ORDER = PRUNING_RULES["lazy-order"]
 SEED = ["glencoe", "intrigue"]
 PROFILES = ["pysol-glencoe", "pysol-laggard-lady", "pysol-intrigue"]
-RANK_BELOW = {6: 5, 7: 6, 8: 7, 9: 8, 10: 9, 3: 4, 2: 3, 1: 2, 0: 1, 12: 0}
 
 
 def expected_order(plain, state, cards):
     """The list without the rule is the plays, the parks worth making now, the deal, the other
     parks. With it, the plays that do not feed the last pile move to just after the deal."""
-    last, tops = state["queens"] - 1, state["tops"]
-    feed = RANK_BELOW.get(cards[tops[last]] % 13) if tops[last] >= 0 else None
+    last, tops, feed = state["queens"] - 1, state["tops"], feed_rank(cards, state)
 
     def kept(m):
         return m[1] == last or cards[tops[m[1]]] % 13 == feed
@@ -70,28 +68,20 @@ def test_the_rule_only_orders_the_moves(game_id, number, seed):
 def test_the_order_moves_plays_after_the_deal():
     """In use: on the greedy lines of a few deals, the rule often sends a play after the deal
     (the case the property test above cannot count on)."""
+    def first_plain(pos):
+        plain = pos.moves(True, DEFAULT_RULES & ~ORDER)
+        return plain[0] if plain else None
     waited = fed = 0
     for game_id in SEED:
-        game = find_game(game_id)
-        for number in range(1, 11):
-            deal = deal_from_number(game, number)
-            cards = salic_core_order(deal.cards)
-            pos = core_game(game, deal).position()
-            while pos.describe()["dealt"] < 104 and not pos.is_won():
-                ordered = pos.moves(True, DEFAULT_RULES)
-                state = pos.describe()
-                if len(ordered) > 1:
-                    kinds = [m[0] for m in ordered]
-                    after = kinds[kinds.index(_core.DEAL) + 1:] if _core.DEAL in kinds else []
-                    waited += _core.FOUND in after
-                    last, tops = state["queens"] - 1, state["tops"]
-                    feed = RANK_BELOW.get(cards[tops[last]] % 13) if tops[last] >= 0 else None
-                    fed += any(m[0] == _core.FOUND and m[1] != last
-                               and cards[tops[m[1]]] % 13 == feed for m in ordered)
-                plain = pos.moves(True, DEFAULT_RULES & ~ORDER)
-                if not plain:
-                    break
-                pos = pos.play(plain[0])
+        for pos, state, cards in dealing_positions(find_game(game_id), range(1, 11), first_plain):
+            ordered = pos.moves(True, DEFAULT_RULES)
+            if len(ordered) > 1:
+                kinds = [m[0] for m in ordered]
+                after = kinds[kinds.index(_core.DEAL) + 1:] if _core.DEAL in kinds else []
+                waited += _core.FOUND in after
+                last, tops, feed = state["queens"] - 1, state["tops"], feed_rank(cards, state)
+                fed += any(m[0] == _core.FOUND and m[1] != last
+                           and cards[tops[m[1]]] % 13 == feed for m in ordered)
     assert waited >= 20 and fed >= 1, (waited, fed)
 
 
@@ -101,31 +91,18 @@ def test_the_twin_probes_keep_the_verdicts_and_change_the_search():
     node counts."""
     decided = changed = 0
     for game_id in SEED:
-        game = find_game(game_id)
-        for number in range(1, 41):
-            deal = deal_from_number(game, number)
-            with_rule = run(game, deal, max_nodes=200_000, prune=DEFAULT_RULES, line=False)
-            without = run(game, deal, max_nodes=200_000, prune=DEFAULT_RULES & ~ORDER,
-                          line=False)
-            if Verdict.UNKNOWN not in (with_rule.verdict, without.verdict):
-                assert with_rule.verdict is without.verdict, (game_id, number)
-                decided += 1
-            changed += with_rule.stats.nodes != without.stats.nodes
+        both, nodes = with_and_without(find_game(game_id), range(1, 41), DEFAULT_RULES,
+                                       DEFAULT_RULES & ~ORDER, 200_000)
+        decided += both
+        changed += sum(on != off for _, on, off in nodes)
     assert decided >= 75 and changed >= 3, (decided, changed)
 
 
 def test_the_pysol_profiles_search_the_same_with_or_without_the_rule():
     """No parking while dealing there, so the rule never applies: node for node the same
     search (their twin probes are lazy-plays')."""
-    probed = 0
-    for game_id in PROFILES:
-        game = find_game(game_id)
-        for number in range(1, 16):
-            core = core_game(game, deal_from_number(game, number))
-            with_rule = core.search(100_000, 0.0, 1 << 27, DEFAULT_RULES)
-            without = core.search(100_000, 0.0, 1 << 27, DEFAULT_RULES & ~ORDER)
-            assert with_rule[:3] == without[:3], (game_id, number)
-            probed += with_rule[2] > 1000
+    probed = sum(same_search(find_game(game_id), range(1, 16), DEFAULT_RULES,
+                             DEFAULT_RULES & ~ORDER) for game_id in PROFILES)
     assert probed >= 3, probed
 
 

@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from solver import _core
-from solver.core import DEFAULT_RULES, PRUNING_RULES, core_game, run
+from solver.core import DEFAULT_RULES, PRUNING_RULES, core_game
 from solver.deals import deal_from_number
 from solver.games import find_game
-from solver.result import Verdict
 
+from rule_helpers import dealing_positions, feed_rank, same_search, with_and_without
 from test_core import salic_core_order
 
 LAZY = PRUNING_RULES["lazy-plays"]
@@ -113,15 +113,9 @@ def test_the_rule_cuts_moves_and_keeps_the_verdicts(game_id):
             break
         pos = pos.play(plain[0])
     assert cut >= 1
-    decided = changed = 0
-    for number in range(1, 31):
-        deal = deal_from_number(game, number)
-        with_rule = run(game, deal, max_nodes=200_000, prune=DEFAULT_RULES, line=False)
-        without = run(game, deal, max_nodes=200_000, prune=DEFAULT_RULES & ~LAZY, line=False)
-        if Verdict.UNKNOWN not in (with_rule.verdict, without.verdict):
-            assert with_rule.verdict is without.verdict, (game_id, number)
-            decided += 1
-        changed += with_rule.stats.nodes != without.stats.nodes
+    decided, nodes = with_and_without(game, range(1, 31), DEFAULT_RULES, DEFAULT_RULES & ~LAZY,
+                                      200_000)
+    changed = sum(on != off for _, on, off in nodes)
     assert decided >= 25 and changed >= 1, (decided, changed)
 
 
@@ -172,55 +166,41 @@ def test_the_rule_changes_only_the_moves_after_a_lazy_play(game_id, number, seed
     assert end_game >= 1
 
 
-RANK_BELOW = {6: 5, 7: 6, 8: 7, 9: 8, 10: 9, 3: 4, 2: 3, 1: 2, 0: 1, 12: 0}
-
-
 def test_the_order_for_the_rule():
     """While dealing, before any lazy play (csrc/salic.c): the play from the last pile, then the
     lazy plays of the rank the last pile's top is laid on, then the deal, then the other lazy
     plays."""
+    def first_play_else_last(pos):
+        plain = pos.moves(True, DEFAULT_RULES & ~LAZY)
+        if not plain:
+            return None
+        return plain[0] if plain[0][0] == _core.FOUND else plain[-1]
     seen = fed = 0
     for game_id in PROFILES:
-        game = find_game(game_id)
-        for number in range(1, 40):
-            deal = deal_from_number(game, number)
-            cards = salic_core_order(deal.cards)
-            pos = core_game(game, deal).position()
-            while pos.describe()["dealt"] < 104:
-                moves = pos.moves(True, DEFAULT_RULES)
-                state = pos.describe()
-                last, tops = state["queens"] - 1, state["tops"]
-                if len(moves) > 1:
-                    feed = RANK_BELOW.get(cards[tops[last]] % 13) if tops[last] >= 0 else None
+        walk = dealing_positions(find_game(game_id), range(1, 40), first_play_else_last)
+        for pos, state, cards in walk:
+            moves = pos.moves(True, DEFAULT_RULES)
+            last, tops = state["queens"] - 1, state["tops"]
+            if len(moves) > 1:
+                feed = feed_rank(cards, state)
 
-                    def place(m):
-                        if m[0] == _core.DEAL:
-                            return 2
-                        if m[1] == last:
-                            return 0
-                        assert m[2] == 1           # a play from another pile is lazy
-                        return 1 if cards[tops[m[1]]] % 13 == feed else 3
-                    places = [place(m) for m in moves]
-                    assert places == sorted(places), (game_id, number, moves)
-                    seen += 1
-                    fed += 1 in places
-                plain = pos.moves(True, DEFAULT_RULES & ~LAZY)
-                pos = pos.play(plain[0] if plain[0][0] == _core.FOUND else plain[-1])
-                if not plain or pos.is_won():
-                    break
+                def place(m):
+                    if m[0] == _core.DEAL:
+                        return 2
+                    if m[1] == last:
+                        return 0
+                    assert m[2] == 1           # a play from another pile is lazy
+                    return 1 if cards[tops[m[1]]] % 13 == feed else 3
+                places = [place(m) for m in moves]
+                assert places == sorted(places), (game_id, moves)
+                seen += 1
+                fed += 1 in places
     assert seen >= 100 and fed >= 5, (seen, fed)
 
 
 def test_the_seed_rules_search_the_same_with_or_without_the_rule():
     """The rule changes no move of the seed rules, nor the probes (no twin probes there): the
     search is the same node for node. Deals past the first short search are included."""
-    probed = 0
-    for game_id in ("glencoe", "intrigue"):
-        game = find_game(game_id)
-        for number in range(1, 25):
-            core = core_game(game, deal_from_number(game, number))
-            with_rule = core.search(100_000, 0.0, 1 << 27, DEFAULT_RULES)
-            without = core.search(100_000, 0.0, 1 << 27, DEFAULT_RULES & ~LAZY)
-            assert with_rule[:3] == without[:3], (game_id, number)
-            probed += with_rule[2] > 1000
+    probed = sum(same_search(find_game(game_id), range(1, 25), DEFAULT_RULES,
+                             DEFAULT_RULES & ~LAZY) for game_id in ("glencoe", "intrigue"))
     assert probed >= 3, probed
