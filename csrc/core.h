@@ -34,6 +34,9 @@ enum {
 
 #define MAX_MOVES 32
 
+/* Probes of one round run with at most this many rule sets (GameOps.twin_rules). */
+#define MAX_TWINS 3
+
 /* Pruning switches (bit flags); docs/solver.md argues each one's soundness. */
 enum {
     PRUNE_SAFE_FOUNDATION = 1,   /* Salic: a foundation move no other card can compete for is forced */
@@ -52,6 +55,9 @@ enum {
                                     searched whole are skipped by the later ones */
     PRUNE_LAZY_ORDER = 2048,     /* Salic (seed rules): an order only, no cut: while dealing, plays
                                     from piles no deal reaches come after the deal */
+    PRUNE_FEED_FIRST = 4096,     /* Salic: an order only: in the lazy orders (lazy-plays, lazy-order),
+                                    the plays of the rank the last pile's top is laid on come
+                                    before the deal */
     PRUNE_ALL = 0xffff
 };
 
@@ -88,11 +94,13 @@ typedef struct GameOps {
     /* Rules left out of the first short search (search.c): tests that cost more than they save
      * on the deals that search decides. */
     unsigned later_rules;
-    /* Rules each probe of this deal is run both with and without (search.c), when the search
-     * has them, or NULL for none: rules that change which lines a probe's discrepancies reach,
-     * for better or worse by deal.  Such a rule must leave sealed positions' subtrees unchanged,
-     * so that the cache of them holds. */
-    unsigned (*twin_rules)(const void *deal);
+    /* The twin probes (search.c), or NULL for none: each probe of this deal runs with the
+     * rules asked for (prune), then once more for each set of rules this writes into sets, with
+     * that set's rules turned off.  Returns how many sets (at most MAX_TWINS - 1); each must
+     * hold a rule of prune that changes the search under prune.  Such rules change which lines
+     * a probe's discrepancies reach, for better or worse by deal; they must leave sealed
+     * positions' subtrees unchanged, so that the cache of them holds. */
+    int (*twin_rules)(const void *deal, unsigned prune, unsigned *sets);
     size_t scratch_size;
     int probe_modes;
     /* The probe mode in which this position and every position after it cost nothing

@@ -178,7 +178,7 @@ static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced,
             /* Order only: the play from the last pile, then lazy plays of the rank the last
              * pile's top is laid on, then the deal, then the other lazy plays. */
             int feed = -1;
-            if (last >= 0 && top[last] >= 0) {
+            if (last >= 0 && top[last] >= 0 && (prune & PRUNE_FEED_FIRST)) {
                 int x = d->rank[top[last]];
                 if (x != SIX && x != FIVE) feed = is_up_rank(x) ? x - 1 : DOWN_BELOW[x];
             }
@@ -216,7 +216,7 @@ static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced,
     int nl = 0, nw = 0;
     if ((prune & PRUNE_LAZY_ORDER) && last >= 0 && n > 0) {
         int feed = -1;
-        if (top[last] >= 0) {
+        if (top[last] >= 0 && (prune & PRUNE_FEED_FIRST)) {
             int x = d->rank[top[last]];
             if (x != SIX && x != FIVE) feed = is_up_rank(x) ? x - 1 : DOWN_BELOW[x];
         }
@@ -782,11 +782,17 @@ static int sealed(const void *dv, const void *sv) {
     return s->sp == SALIC_CARDS ? 1 : -1;
 }
 
-/* The twin probes (docs/solver.md, "order of work"): lazy-plays in the PySol profiles (no
- * parking while dealing), lazy-order in the seed rules. */
-static unsigned twin_rules(const void *dv) {
+/* The twin probes (docs/solver.md, "Order of work" and "`feed-first`"): in the PySol profiles
+ * (no parking while dealing) without lazy-plays, then with it but without feed-first; in the
+ * seed rules without lazy-order only (a feed-first twin there made the tails longer). */
+static int twin_rules(const void *dv, unsigned prune, unsigned *sets) {
     const SalicDeal *d = dv;
-    return d->park_after_stock ? PRUNE_LAZY_PLAYS : PRUNE_LAZY_ORDER;
+    unsigned lazy = d->park_after_stock ? PRUNE_LAZY_PLAYS : PRUNE_LAZY_ORDER;
+    if (!(prune & lazy)) return 0;
+    sets[0] = lazy;
+    if (!d->park_after_stock || !(prune & PRUNE_FEED_FIRST)) return 1;
+    sets[1] = PRUNE_FEED_FIRST;
+    return 2;
 }
 
 static int level(const void *dv, const void *sv) {

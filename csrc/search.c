@@ -238,10 +238,12 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     /* Discrepancies are weighted (GameOps.choice_cost) only with pruning on, as in dfs(). */
     int probe_step = lim->prune && ops->choice_cost ? ops->probe_step : 1;
     int modes = lim->prune && ops->choice_cost && ops->probe_modes > 1 ? ops->probe_modes : 1;
-    /* Each probe runs with the rules asked for, then again without the game's twin rules for
-     * this deal, if it names any (GameOps.twin_rules). */
-    unsigned twin_rules = ops->twin_rules ? ops->twin_rules(deal) & lim->prune : 0;
-    int twins = twin_rules ? 2 : 1;
+    /* Each probe runs with the rules asked for, then again without each set of the game's
+     * twin rules for this deal, if it names any (GameOps.twin_rules). */
+    unsigned twin_off[MAX_TWINS] = {0};
+    int twins = 1;
+    if (ops->twin_rules)
+        twins += ops->twin_rules(deal, lim->prune, twin_off + 1);
     for (int k = 0; k < probes && probe_left > 0; k++, probe_nodes *= 2) {
         for (int mode = 0; mode < modes && probe_left > 0; mode++) {
             if (lim->max_seconds > 0 && search_clock() - t0 > lim->max_seconds / PROBE_SHARE)
@@ -250,7 +252,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
                 uint64_t b = probe_nodes < probe_left ? probe_nodes : probe_left;
                 uint64_t before = out->nodes;
                 SearchLimits probe_lim = in_probe_share(lim);
-                if (twin) probe_lim.prune &= ~twin_rules;
+                probe_lim.prune &= ~twin_off[twin];
                 head->probe_mode = mode;
                 status = dfs(ops, deal, start, &probe_lim, k * probe_step, mode, b, t0, scratch,
                              dead, out);

@@ -18,7 +18,8 @@ RULE_BITS = {"safe-foundation": PRUNE_SAFE_FOUNDATION, "banner-reach": PRUNE_BAN
              "lone-card": PRUNE_LONE_CARD, "last-copies": PRUNE_LAST_COPIES,
              "parking-room": PRUNE_PARKING_ROOM, "dead-cache": PRUNE_DEAD_CACHE,
              "lazy-plays": PRUNE_LAZY_PLAYS, "deep-room": PRUNE_DEEP_ROOM,
-             "deal-cache": PRUNE_DEAL_CACHE, "lazy-order": PRUNE_LAZY_ORDER}
+             "deal-cache": PRUNE_DEAL_CACHE, "lazy-order": PRUNE_LAZY_ORDER,
+             "feed-first": PRUNE_FEED_FIRST}
 PROBES = 6      # bounded-discrepancy probes before the exhaustive search
 
 
