@@ -23,6 +23,10 @@
 #define WHOLE_FROM 1              /* the first round of probes followed by such a search (0: from
                                      the first; the rounds count from 0) */
 #endif
+#ifndef LATE_TWIN_ROUNDS
+#define LATE_TWIN_ROUNDS 4        /* twin probes past the second (GameOps.twin_rules) run in the
+                                     first rounds only (-DLATE_TWIN_ROUNDS=24: in every round) */
+#endif
 #define MAX_PROBES 24
 #define FIRST_NODES 1000          /* the short exhaustive search before any probe */
 #define DEAD_SHARE 16
@@ -239,7 +243,10 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     int probe_step = lim->prune && ops->choice_cost ? ops->probe_step : 1;
     int modes = lim->prune && ops->choice_cost && ops->probe_modes > 1 ? ops->probe_modes : 1;
     /* Each probe runs with the rules asked for, then again without each set of the game's
-     * twin rules for this deal, if it names any (GameOps.twin_rules). */
+     * twin rules for this deal, if it names any (GameOps.twin_rules); from the third on, in
+     * the first LATE_TWIN_ROUNDS rounds only: the wins they add came early, while in the later
+     * rounds, which are long, they slowed the deals proved unwinnable (docs/solver.md,
+     * "`feed-first`"). */
     unsigned twin_off[MAX_TWINS] = {0};
     int twins = 1;
     if (ops->twin_rules)
@@ -249,6 +256,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
             if (lim->max_seconds > 0 && search_clock() - t0 > lim->max_seconds / PROBE_SHARE)
                 goto last;
             for (int twin = 0; twin < twins && probe_left > 0; twin++) {
+                if (twin >= 2 && k >= LATE_TWIN_ROUNDS) break;
                 uint64_t b = probe_nodes < probe_left ? probe_nodes : probe_left;
                 uint64_t before = out->nodes;
                 SearchLimits probe_lim = in_probe_share(lim);
