@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from solver.core import core_game, run
 from solver.deals import deal_from_number
+from solver.games import find_game
 from solver.result import Verdict
 
 from test_core import salic_core_order
@@ -26,6 +27,19 @@ def with_and_without(game, numbers, with_rules: int, without_rules: int, max_nod
             decided += 1
         nodes.append((number, on.stats.nodes, off.stats.nodes))
     return decided, nodes
+
+
+def decided_and_changed(game_ids, numbers, with_rules: int, without_rules: int,
+                        max_nodes: int = 200_000):
+    """with_and_without over several games: how many deals both rule sets decided (with the
+    same verdict, checked there), and on how many the node counts differ."""
+    decided = changed = 0
+    for game_id in game_ids:
+        both, nodes = with_and_without(find_game(game_id), numbers, with_rules, without_rules,
+                                       max_nodes)
+        decided += both
+        changed += sum(on != off for _, on, off in nodes)
+    return decided, changed
 
 
 def same_search(game, numbers, with_rules: int, without_rules: int, max_nodes: int = 100_000):
