@@ -85,7 +85,6 @@ static int wanted_soon(const BannerDeal *d, const BannerState *s, int r) {
 static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced, unsigned prune) {
     const BannerDeal *d = dv;
     const BannerState *s = sv;
-    (void)prune;
     if (s->run == d->reserve) return 0;
     int need = banner_needed(d, s);
     int w = banner_waste_top(s);
@@ -102,10 +101,11 @@ static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced,
     int next = banner_stock_next(d, s);
     if (next >= 0) out[n++] = MOVE(MV_DEAL, 0, 0);
     else if (w >= 0 && s->passes < d->passes) out[n++] = MOVE(MV_REDEAL, 0, 0);
-    /* Move order only (docs/solver.md, "move order"): before the last pass, a play from a cell
-     * is tried after the deal when the waste top it would pull into the cell is not wanted soon. */
-    if (np && n == 2 && MOVE_KIND(out[0]) == MV_CELL && w >= 0 && s->passes < d->passes &&
-        !wanted_soon(d, s, d->rank[w])) {
+    /* PRUNE_CELL_WAIT, an order only (docs/solver.md, "cell-wait"): before the last pass, a
+     * play from a cell is tried after the turn when the waste top it would pull into the cell
+     * is not wanted soon. */
+    if ((prune & PRUNE_CELL_WAIT) && np && n == 2 && MOVE_KIND(out[0]) == MV_CELL && w >= 0 &&
+        s->passes < d->passes && !wanted_soon(d, s, d->rank[w])) {
         MoveCode play = out[0];
         out[0] = out[1];
         out[1] = play;
@@ -344,5 +344,14 @@ static int level(const void *dv, const void *sv) {
     return s->passes * 256 + (255 - stock);
 }
 
+/* The twin probes (docs/solver.md, "Order of work" and "`cell-wait`"): each probe runs again
+ * without cell-wait. */
+static int twin_rules(const void *dv, unsigned prune, unsigned *sets) {
+    (void)dv;
+    if (!(prune & PRUNE_CELL_WAIT)) return 0;
+    sets[0] = PRUNE_CELL_WAIT;
+    return 1;
+}
+
 const GameOps BANNER_OPS = {sizeof(BannerState), gen_moves, apply, is_won, make_key, is_dead,
-                            choice_cost, EARLY_CHOICE_COST, 0, NULL, 0, 2, sealed, level};
+                            choice_cost, EARLY_CHOICE_COST, 0, twin_rules, 0, 2, sealed, level};

@@ -58,6 +58,9 @@ enum {
     PRUNE_FEED_FIRST = 4096,     /* Salic: an order only: in the lazy orders (lazy-plays, lazy-order),
                                     the plays of the rank the last pile's top is laid on come
                                     before the deal */
+    PRUNE_CELL_WAIT = 8192,      /* Banner family: an order only: before the last pass, a cell play
+                                    waits after the turn when the waste top it would pull into
+                                    the cell is not wanted soon */
     PRUNE_ALL = 0xffff
 };
 
