@@ -2,6 +2,7 @@
 import importlib.util
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -298,3 +299,28 @@ def test_compare_builds_reads_percentiles_like_solver_bench():
     assert base["p90"] == 0.18 and base["counts"] == {"winnable": 199, "unknown": 1}
     assert entry["ratio"]["p99"] == pytest.approx(0.198 / 0.099)
     assert entry["per_deal_ratio_median"] == pytest.approx(2.0)
+
+
+# -- benchmarks/node_cap.py ---------------------------------------------------------------------
+
+def test_node_cap_runs_both_builds_and_saves_the_rows(tmp_path, capsys):
+    """The same build on both sides searches node for node alike (a node cap makes the search
+    repeat exactly), and the saved rows say so."""
+    node_cap = load_script("node_cap")
+    out = tmp_path / "caps.json"
+    assert node_cap.main(["--baseline", sys.executable, "--candidate", sys.executable,
+                          "--max-nodes", "3000", "banner:6", "glencoe:2", "--json", str(out)]) == 0
+    rows = json.loads(out.read_text())["rows"]
+    assert [(r["game"], r["deal"]) for r in rows] == [("banner", 6), ("glencoe", 2)]
+    for r in rows:
+        assert r["baseline"]["nodes"] == r["candidate"]["nodes"] <= 3000
+        assert r["baseline"]["verdict"] == r["candidate"]["verdict"]
+    assert rows[0]["baseline"]["verdict"] == "unknown"       # banner 6 needs far more nodes
+    assert "(1.000×)" in capsys.readouterr().out
+
+
+def test_node_cap_rejects_a_deal_without_its_game():
+    node_cap = load_script("node_cap")
+    with pytest.raises(SystemExit) as exit_info:
+        node_cap.main(["--baseline", "x", "--candidate", "y", "--max-nodes", "5", "banner"])
+    assert exit_info.value.code == 2
