@@ -133,6 +133,15 @@ static int is_safe(const SalicDeal *d, const SalicState *s, int pos) {
     return room(d, s, d->rank[pos], d->suit[pos]) >= copies_left(d, s, pos);
 }
 
+/* The rank the card t (the last pile's top) is laid on in its chain, or -1 (no card, a six or
+ * a five): the plays of that rank feed the last pile (PRUNE_FEED_FIRST). */
+static int feed_rank(const SalicDeal *d, int t) {
+    if (t < 0) return -1;
+    int x = d->rank[t];
+    if (x == SIX || x == FIVE) return -1;
+    return is_up_rank(x) ? x - 1 : DOWN_BELOW[x];
+}
+
 static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced, unsigned prune) {
     const SalicDeal *d = dv;
     const SalicState *s = sv;
@@ -177,11 +186,7 @@ static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced,
         if (lazy && n > 0) {
             /* Order only: the play from the last pile, then lazy plays of the rank the last
              * pile's top is laid on, then the deal, then the other lazy plays. */
-            int feed = -1;
-            if (last >= 0 && top[last] >= 0 && (prune & PRUNE_FEED_FIRST)) {
-                int x = d->rank[top[last]];
-                if (x != SIX && x != FIVE) feed = is_up_rank(x) ? x - 1 : DOWN_BELOW[x];
-            }
+            int feed = last >= 0 && (prune & PRUNE_FEED_FIRST) ? feed_rank(d, top[last]) : -1;
             MoveCode first[MAX_MOVES], rest[MAX_MOVES];
             int nf = 0, nr = 0;
             for (int i = 0; i < n; i++) {
@@ -215,11 +220,7 @@ static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced,
     MoveCode later[MAX_MOVES], waiting[MAX_MOVES];
     int nl = 0, nw = 0;
     if ((prune & PRUNE_LAZY_ORDER) && last >= 0 && n > 0) {
-        int feed = -1;
-        if (top[last] >= 0 && (prune & PRUNE_FEED_FIRST)) {
-            int x = d->rank[top[last]];
-            if (x != SIX && x != FIVE) feed = is_up_rank(x) ? x - 1 : DOWN_BELOW[x];
-        }
+        int feed = (prune & PRUNE_FEED_FIRST) ? feed_rank(d, top[last]) : -1;
         int kept = 0;
         for (int i = 0; i < n; i++) {
             int q = MOVE_SRC(out[i]);

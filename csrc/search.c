@@ -245,7 +245,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     /* Each probe runs with the rules asked for, then again without each set of the game's
      * twin rules for this deal, if it names any (GameOps.twin_rules); from the third on, in
      * the first LATE_TWIN_ROUNDS rounds only: the wins they add came early, while in the later
-     * rounds, which are long, they slowed the deals proved unwinnable (docs/solver.md,
+     * rounds, which are long, they slowed the long searches, won or not (docs/solver.md,
      * "`feed-first`"). */
     unsigned twin_off[MAX_TWINS] = {0};
     int twins = 1;
