@@ -18,12 +18,12 @@ from solver.cards import rank_of
 from solver.core import DEFAULT_RULES, PRUNING_RULES, core_game, initial_reference
 from solver.deals import deal_from_number
 from solver.games import find_game
+from solver.rules.banner import RUN_LENGTH
 
 from rule_helpers import decided_and_changed, same_search
 
 WAIT = PRUNING_RULES["cell-wait"]
 FAMILY = ["banner", "devils-solitaire", "forget-me-not", "clover"]
-RUN_LENGTH = 12          # foundation cards before the reserve top closes the run
 
 
 def coming_ranks(game, deal):
