@@ -264,15 +264,15 @@ static int capture_bound_dead(const BannerDeal *d, const BannerState *s) {
  * is play i-1+K_i, so the cells, the top i waste cards and the first K_i stock cards must hold
  * every rank plays 0..i-1+K_i need.  The smallest K_i that meets this (and is at least K_(i-1))
  * is the best choice for every later i, which only asks K_(i+1) >= K_i; if the stock runs out
- * first, no line wins. */
-static int prefix_bound_dead(const BannerDeal *d, const BannerState *s) {
+ * first, no line wins.  The waste is the present talon cards below p, the stock those from p. */
+static int prefix_bound_dead(const BannerDeal *d, const BannerState *s, int p) {
     /* bal[r]: copies of rank r held (cells and captures) minus copies wanted (plays counted so
      * far; each capture counts one more play, until the runs end); short_ranks: ranks below 0.
      * Index 13 (BANNER_EMPTY) is an empty cell, never wanted. */
     int bal[14] = {0};
     int short_ranks = 0;
     for (int i = 0; i < d->cells; i++) bal[s->cell[i]]++;
-    uint64_t waste[2] = {s->present[0] & below_mask(s->p, 0), s->present[1] & below_mask(s->p, 1)};
+    uint64_t waste[2] = {s->present[0] & below_mask(p, 0), s->present[1] & below_mask(p, 1)};
     uint64_t stock[2] = {s->present[0] & ~waste[0], s->present[1] & ~waste[1]};
     int j = s->run * RUN_LENGTH + s->k;
     const uint8_t *need = d->need + j;
@@ -298,18 +298,57 @@ static int prefix_bound_dead(const BannerDeal *d, const BannerState *s) {
     return 0;
 }
 
+/* Whether rank r is in a cell. */
+static inline int in_cells(const BannerDeal *d, const BannerState *s, int r) {
+    for (int i = 0; i < d->cells; i++)
+        if (s->cell[i] == r) return 1;
+    return 0;
+}
+
+/* PRUNE_BANNER_AHEAD (docs/solver.md, "banner-ahead"): where no play is possible the only move
+ * is a deal, and so on until the first stock card of the rank needed is dealt.  The prefix
+ * bound is then run on the position at the end of that chain (its waste reaching up to that
+ * card), which is dead if no stock card has that rank.  A deal never makes the bound weaker, so
+ * the positions inside the chain need no test of their own. */
+static int ahead_dead(const BannerDeal *d, const BannerState *s) {
+    int need = banner_needed(d, s);
+    uint64_t m0 = d->rank_mask[need][0] & s->present[0] & ~below_mask(s->p, 0);
+    uint64_t m1 = d->rank_mask[need][1] & s->present[1] & ~below_mask(s->p, 1);
+    if (!(m0 | m1)) return 1;
+    int pos = m0 ? __builtin_ctzll(m0) : 64 + __builtin_ctzll(m1);
+    return prefix_bound_dead(d, s, pos + 1);
+}
+
 /* The last pass's dead-end tests, each under its own switch.  After a play from a position the
  * prefix bound found alive it needs no second look: the play captured the waste top at play 0,
  * which is where the parent's sweep put it (a play is possible only when the cells or that top
- * hold the rank needed), so the child's sweep is the rest of the parent's (docs/solver.md). */
+ * hold the rank needed), so the child's sweep is the rest of the parent's (docs/solver.md).
+ * With PRUNE_BANNER_AHEAD a position where no play is possible is tested at the end of its
+ * chain of deals (ahead_dead), and the positions inside such a chain (reached by a deal from a
+ * position where no play was possible) are not tested again: the test at the chain's start
+ * covered them (docs/solver.md, "banner-ahead"). */
 static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via, void *scratch) {
     (void)scratch;
     const BannerDeal *d = dv;
     const BannerState *s = sv;
-    if (s->passes < d->passes || s->p == 0) return 0;
-    if ((prune & PRUNE_BANNER_REACH) && capture_bound_dead(d, s)) return 1;
-    int played = via != MOVE_NONE && (MOVE_KIND(via) == MV_WASTE || MOVE_KIND(via) == MV_CELL);
-    return (prune & PRUNE_BANNER_PREFIX) && !played && prefix_bound_dead(d, s);
+    if (s->passes < d->passes) return 0;
+    if ((prune & PRUNE_BANNER_REACH) && s->p != 0 && capture_bound_dead(d, s)) return 1;
+    int kind = via == MOVE_NONE ? -1 : MOVE_KIND(via);
+    int played = kind == MV_WASTE || kind == MV_CELL;
+    int prefix = (prune & PRUNE_BANNER_PREFIX) != 0;
+    if (!(prune & PRUNE_BANNER_AHEAD))
+        return prefix && s->p != 0 && !played && prefix_bound_dead(d, s, s->p);
+    int need = banner_needed(d, s);
+    int cells = in_cells(d, s, need);
+    int top = banner_waste_top(s);
+    if (kind == MV_DEAL && !cells) {
+        /* The parent's waste top is the card below the one dealt. */
+        uint64_t below[2] = {s->present[0] & below_mask(top, 0), s->present[1] & below_mask(top, 1)};
+        if (!(below[0] | below[1]) || next_down(d, below) != need) return 0;    /* in a chain */
+    }
+    if (cells || (top >= 0 && d->rank[top] == need))
+        return prefix && top >= 0 && !played && prefix_bound_dead(d, s, s->p);
+    return ahead_dead(d, s);
 }
 
 /* A probe's discrepancies (docs/solver.md, "order of work").  Before the last pass, straying

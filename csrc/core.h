@@ -61,6 +61,8 @@ enum {
     PRUNE_CELL_WAIT = 8192,      /* Banner family: an order only: before the last pass, a cell play
                                     waits after the turn when the waste top it would pull into
                                     the cell is not wanted soon */
+    PRUNE_BANNER_AHEAD = 16384,  /* Banner: the prefix bound where no play is possible is run at the
+                                    end of the chain of deals that must follow */
     PRUNE_ALL = 0xffff
 };
 

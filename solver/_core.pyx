@@ -19,7 +19,8 @@ RULE_BITS = {"safe-foundation": PRUNE_SAFE_FOUNDATION, "banner-reach": PRUNE_BAN
              "parking-room": PRUNE_PARKING_ROOM, "dead-cache": PRUNE_DEAD_CACHE,
              "lazy-plays": PRUNE_LAZY_PLAYS, "deep-room": PRUNE_DEEP_ROOM,
              "deal-cache": PRUNE_DEAL_CACHE, "lazy-order": PRUNE_LAZY_ORDER,
-             "feed-first": PRUNE_FEED_FIRST, "cell-wait": PRUNE_CELL_WAIT}
+             "feed-first": PRUNE_FEED_FIRST, "cell-wait": PRUNE_CELL_WAIT,
+             "banner-ahead": PRUNE_BANNER_AHEAD}
 PROBES = 6      # bounded-discrepancy probes before the exhaustive search
 
 

@@ -59,9 +59,10 @@ def plain_prefix_dead(cells, waste, stock, needs) -> bool:
     return False
 
 
-def last_pass_positions(game, rng, deals: int) -> list:
-    """(deal, core position) in the last pass with a non-empty waste: random walks (plays with
-    a varying probability, else a turn) and the positions along the core's winning lines."""
+def last_pass_positions(game, rng, deals: int, empty_waste: bool = False) -> list:
+    """(deal, core position) in the last pass with a non-empty waste (any waste with
+    ``empty_waste``): random walks (plays with a varying probability, else a turn) and the
+    positions along the core's winning lines."""
     out = []
     for _ in range(deals):
         deal = deal_from_number(game, rng.randint(1, 10 ** 6))
@@ -86,7 +87,7 @@ def last_pass_positions(game, rng, deals: int) -> list:
                 walk.append(pos)
         for pos in walk:
             state = pos.describe()
-            if state["passes"] == game.max_passes and state["waste"]:
+            if state["passes"] == game.max_passes and (state["waste"] or empty_waste):
                 out.append((deal, pos))
     return out
 
