@@ -2,6 +2,11 @@
 
 #include <string.h>
 
+#if defined(__SSE2__) && !defined(BANNER_SCALAR_SWEEP)
+#define BANNER_SSE2 1
+#include <emmintrin.h>
+#endif
+
 #define SIX 5
 
 static inline uint64_t below_mask(int p, int word) {
@@ -265,7 +270,7 @@ static int capture_bound_dead(const BannerDeal *d, const BannerState *s) {
  * every rank plays 0..i-1+K_i need.  The smallest K_i that meets this (and is at least K_(i-1))
  * is the best choice for every later i, which only asks K_(i+1) >= K_i; if the stock runs out
  * first, no line wins.  The waste is the present talon cards below p, the stock those from p. */
-static int prefix_bound_dead(const BannerDeal *d, const BannerState *s, int p) {
+static int prefix_sweep_scalar(const BannerDeal *d, const BannerState *s, int p) {
     /* bal[r]: copies of rank r held (cells and captures) minus copies wanted (plays counted so
      * far; each capture counts one more play, until the runs end); short_ranks: ranks below 0.
      * Index 13 (BANNER_EMPTY) is an empty cell, never wanted. */
@@ -296,6 +301,76 @@ static int prefix_bound_dead(const BannerDeal *d, const BannerState *s, int p) {
     }
 #undef CAPTURE
     return 0;
+}
+
+#ifdef BANNER_SSE2
+/* The same sweep with the 14 balances in the bytes of one SSE2 register (each stays within
+ * -104..104): a capture adds a one-hot vector, a play subtracts one, and the sign bits say which
+ * ranks are short.  Plain C where SSE2 is missing or with -DBANNER_SCALAR_SWEEP;
+ * banner_prefix_check (CorePosition.prefix_sweep_check) holds the two to each other. */
+static const int8_t ONE_AT_15[32] = {[15] = 1};
+
+static inline __m128i one_hot(int r) {     /* 1 in byte r (0..15); r = -1: all zero */
+    return _mm_loadu_si128((const __m128i *)(ONE_AT_15 + 15 - r));
+}
+
+static int prefix_sweep_sse2(const BannerDeal *d, const BannerState *s, int p) {
+    __m128i bal = _mm_setzero_si128();
+    const __m128i zero = _mm_setzero_si128();
+    for (int i = 0; i < d->cells; i++) bal = _mm_add_epi8(bal, one_hot(s->cell[i]));
+    uint64_t waste[2] = {s->present[0] & below_mask(p, 0), s->present[1] & below_mask(p, 1)};
+    /* the stock word being read, its first talon position, and the word after it */
+    uint64_t cur = s->present[0] & ~waste[0], later = s->present[1] & ~waste[1];
+    int base = 0;
+    if (!cur) {
+        cur = later;
+        later = 0;
+        base = 64;
+    }
+    int j = s->run * RUN_LENGTH + s->k;
+    const uint8_t *need = d->need + j;
+    int left = d->reserve * RUN_LENGTH - j;
+    int last = -1;
+#define CAPTURE(r) do {                                                  \
+        bal = _mm_add_epi8(bal, one_hot(r));                             \
+        last = -1;                                                       \
+        if (left > 0) { left--; last = *need++; bal = _mm_sub_epi8(bal, one_hot(last)); } \
+    } while (0)
+#define SHORT_MASK 0x1fff
+    while (waste[0] | waste[1]) {
+        int r = next_down(d, waste);
+        CAPTURE(r);
+        while ((_mm_movemask_epi8(bal) & SHORT_MASK) ||
+               (r != last && ((_mm_movemask_epi8(_mm_cmpeq_epi8(bal, zero)) >> r) & 1))) {
+            if (!cur) {
+                if (!later) return 1;
+                cur = later;
+                later = 0;
+                base = 64;
+            }
+            int pos = __builtin_ctzll(cur);
+            cur &= cur - 1;
+            CAPTURE(d->rank[base + pos]);
+        }
+    }
+#undef SHORT_MASK
+#undef CAPTURE
+    return 0;
+}
+#endif
+
+static int prefix_bound_dead(const BannerDeal *d, const BannerState *s, int p) {
+#ifdef BANNER_SSE2
+    return prefix_sweep_sse2(d, s, p);
+#else
+    return prefix_sweep_scalar(d, s, p);
+#endif
+}
+
+int banner_prefix_check(const BannerDeal *d, const BannerState *s, int p) {
+    if (p < 0) p = s->p;
+    int plain = prefix_sweep_scalar(d, s, p);
+    return plain == prefix_bound_dead(d, s, p) ? plain : -1;
 }
 
 /* Whether rank r is in a cell. */

@@ -38,6 +38,9 @@ int banner_setup(BannerDeal *d, BannerState *s, const uint8_t *cards, int ncards
 int banner_waste_top(const BannerState *s);
 int banner_stock_next(const BannerDeal *d, const BannerState *s);
 int banner_needed(const BannerDeal *d, const BannerState *s);
+/* For the tests: the prefix bound's sweep with the waste below p (p < 0: the position's own),
+ * done both ways (SSE2 where built, and plain C): its verdict (1 dead), or -1 if they differ. */
+int banner_prefix_check(const BannerDeal *d, const BannerState *s, int p);
 
 extern const GameOps BANNER_OPS;
 

@@ -88,4 +88,5 @@ cdef extern from "banner.h":
     int banner_waste_top(const BannerState *s) nogil
     int banner_stock_next(const BannerDeal *d, const BannerState *s) nogil
     int banner_needed(const BannerDeal *d, const BannerState *s) nogil
+    int banner_prefix_check(const BannerDeal *d, const BannerState *s, int p) nogil
     const GameOps BANNER_OPS

@@ -171,6 +171,16 @@ cdef class CorePosition:
             raise ValueError("grid_eval_check is for the Salic family")
         return salic_grid_eval_check(<SalicDeal *>self.game.deal, <SalicState *>&self.state, seed)
 
+    def prefix_sweep_check(self, int p=-1):
+        """Banner family, for the tests: the prefix bound's sweep over the waste below talon
+        position p (-1: the position's own waste), done with SSE2 (where built) and in plain C.
+        Its verdict (True: dead), or None where the two differ."""
+        if self.game.family != "banner":
+            raise ValueError("prefix_sweep_check is for the Banner family")
+        cdef int rc = banner_prefix_check(<BannerDeal *>self.game.deal,
+                                          <BannerState *>&self.state, p)
+        return None if rc < 0 else bool(rc)
+
     def room_dead(self, bint deep=True, bint whole=False):
         """Salic family, for the tests: the parking-room test alone (deep: with deep-room's
         larger grid), its walk cut short by the step budget the search gives it or (whole)

@@ -115,3 +115,25 @@ def test_plain_bound_waits_for_the_waste_card():
     assert plain_prefix_dead([], waste=[nine], stock=[six, five], needs=[five, nine, six])
     # needed last, the 9 comes free once the 5 and the 6 are played from the waste top
     assert not plain_prefix_dead([], waste=[nine], stock=[six, five], needs=[five, six, nine])
+
+
+@pytest.mark.parametrize("game_id", BANNER_IDS)
+def test_fast_sweep_is_the_plain_one(game_id):
+    """The core's sweep (SSE2 where built) against its plain C twin, with the waste cut at every
+    talon position of last-pass positions (each cut is the position after dealing up to it), and
+    against the plain statement at the position's own cut."""
+    game = find_game(game_id)
+    rng = random.Random(f"sweep-{game_id}")
+    verdicts = Counter()
+    talon = 104 if game.decks == 2 else 52
+    for deal, pos in last_pass_positions(game, rng, deals=6, empty_waste=True):
+        state = pos.describe()
+        if state["waste"]:
+            plain = plain_prefix_dead(state["cells"], state["waste"], state["stock"],
+                                      needs_left(game, deal, state))
+            assert pos.prefix_sweep_check() == plain, (game_id, deal.number, state)
+        for cut in range(talon + 1):
+            verdict = pos.prefix_sweep_check(cut)
+            assert verdict is not None, (game_id, deal.number, state, cut)
+            verdicts[verdict] += 1
+    assert verdicts[True] >= 5000 and verdicts[False] >= 5000, dict(verdicts)
