@@ -458,6 +458,12 @@ static int level(const void *dv, const void *sv) {
     return s->passes * 256 + (255 - stock);
 }
 
+/* Probes do not look up deal-cache roots (GameOps.probes_skip_deal_cache; docs/solver.md,
+ * "deal-cache", "Cost"); -DBANNER_PROBES_SKIP_DEAL_CACHE=0 builds the search that does. */
+#ifndef BANNER_PROBES_SKIP_DEAL_CACHE
+#define BANNER_PROBES_SKIP_DEAL_CACHE 1
+#endif
+
 /* The twin probes (docs/solver.md, "Order of work" and "`cell-wait`"): each probe runs again
  * without cell-wait. */
 static int twin_rules(const void *dv, unsigned prune, unsigned *sets) {
@@ -468,4 +474,5 @@ static int twin_rules(const void *dv, unsigned prune, unsigned *sets) {
 }
 
 const GameOps BANNER_OPS = {sizeof(BannerState), gen_moves, apply, is_won, make_key, is_dead,
-                            choice_cost, EARLY_CHOICE_COST, 0, twin_rules, 0, 2, sealed, level};
+                            choice_cost, EARLY_CHOICE_COST, 0, twin_rules, 0, 2, sealed, level,
+                            BANNER_PROBES_SKIP_DEAL_CACHE};

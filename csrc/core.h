@@ -118,6 +118,9 @@ typedef struct GameOps {
      * deal or turn (NULL: not kept).  A position whose level is above its parent's is a root of
      * the deal cache (PRUNE_DEAL_CACHE, search.c): none of its ancestors is reachable from it. */
     int (*level)(const void *deal, const void *state);
+    /* 1: probes do not look up deal-cache roots (search.c): in this family they hardly ever
+     * hit, and the lookups cost more than the hits save. */
+    int probes_skip_deal_cache;
 } GameOps;
 
 #endif

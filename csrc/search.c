@@ -149,11 +149,13 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
         child->root = 0;
         if (dead && f->smode < 0) {
             /* A root of the cache: a sealed root (dead-cache), else a position entered by a
-             * deal or turn (deal-cache, level up), which only exhaustive searches add. */
+             * deal or turn (deal-cache, level up), which only exhaustive searches add (and,
+             * in a game with GameOps.probes_skip_deal_cache, look up). */
             child->smode = (int8_t)ops->sealed(deal, &child->state);
             if (child->smode >= 0 && (prune & PRUNE_DEAD_CACHE))
                 child->root = 1;
             else if ((prune & PRUNE_DEAL_CACHE) && ops->level &&
+                     (max_disc < 0 || !ops->probes_skip_deal_cache) &&
                      ops->level(deal, &child->state) > ops->level(deal, &f->state))
                 child->root = 2;
             if (child->root && table_contains(dead, &key)) continue;
