@@ -383,10 +383,9 @@ static inline int in_cells(const BannerDeal *d, const BannerState *s, int r) {
 /* PRUNE_BANNER_AHEAD (docs/solver.md, "banner-ahead"): where no play is possible the only move
  * is a deal, and so on until the first stock card of the rank needed is dealt.  The prefix
  * bound is then run on the position at the end of that chain (its waste reaching up to that
- * card), which is dead if no stock card has that rank.  A deal never makes the bound weaker, so
+ * card), which is dead if no stock card has that rank (need, the rank needed).  A deal never makes the bound weaker, so
  * the positions inside the chain need no test of their own. */
-static int ahead_dead(const BannerDeal *d, const BannerState *s) {
-    int need = banner_needed(d, s);
+static int ahead_dead(const BannerDeal *d, const BannerState *s, int need) {
     uint64_t m0 = d->rank_mask[need][0] & s->present[0] & ~below_mask(s->p, 0);
     uint64_t m1 = d->rank_mask[need][1] & s->present[1] & ~below_mask(s->p, 1);
     if (!(m0 | m1)) return 1;
@@ -423,7 +422,7 @@ static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via,
     }
     if (cells || (top >= 0 && d->rank[top] == need))
         return prefix && top >= 0 && !played && prefix_bound_dead(d, s, s->p);
-    return ahead_dead(d, s);
+    return ahead_dead(d, s, need);
 }
 
 /* A probe's discrepancies (docs/solver.md, "order of work").  Before the last pass, straying
