@@ -23,11 +23,12 @@ from solver.core import DEFAULT_RULES, PRUNING_RULES
 from solver.games import find_game
 
 from rule_helpers import decided_and_changed, same_search
-from test_prefix_bound import EMPTY, last_pass_positions, needs_left, plain_prefix_dead
+from test_prefix_bound import (BANNER_IDS, EMPTY, last_pass_positions, needs_left,
+                               plain_prefix_dead)
 
 AHEAD = PRUNING_RULES["banner-ahead"]
 PREFIX = PRUNING_RULES["banner-prefix"]
-FAMILY = ["banner", "devils-solitaire", "forget-me-not", "clover"]
+FAMILY = BANNER_IDS
 DEAL = (_core.DEAL, 0, 0)
 
 
