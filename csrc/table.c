@@ -1,7 +1,13 @@
+/* madvise and MADV_HUGEPAGE are outside strict C11: ask glibc for them. */
+#define _DEFAULT_SOURCE
+
 #include "table.h"
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #define INITIAL_CAPACITY (1u << 12)
 /* Linear probing stays fast up to about 3/4 full; at the final size we let it reach 7/8 rather
@@ -19,8 +25,21 @@ static inline uint64_t mix64(uint64_t x) {
     return x;
 }
 
+static inline uint64_t rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
 static inline uint64_t key_hash(const Key *k) {
+#ifdef TABLE_SLOW_HASH
     return mix64(k->w[0] ^ mix64(k->w[1] ^ mix64(k->w[2])));
+#else
+    /* Three independent multiplies, then splitmix's last two steps: about 4 % faster on the
+     * Banner family than three chained finalisers (-DTABLE_SLOW_HASH), which made every slot
+     * wait on six dependent multiplies before its load could start. */
+    uint64_t h = k->w[0] * 0x9e3779b97f4a7c15ULL ^ rotl64(k->w[1] * 0xc2b2ae3d27d4eb4fULL, 21) ^
+                 rotl64(k->w[2] * 0x165667b19e3779f9ULL, 43);
+    h ^= h >> 31; h *= 0x94d049bb133111ebULL;
+    h ^= h >> 29;
+    return h;
+#endif
 }
 
 static inline int key_empty(const Key *k) { return k->w[1] == 0; }
@@ -80,6 +99,22 @@ static void place(Key *slots, uint64_t cap, const Key *k) {
 
 static const Key EMPTY_KEY;
 
+/* Ask for transparent huge pages on the 2 MiB-aligned part of a large block.  The table is read at
+ * random; with 2 MiB pages a table of hundreds of megabytes needs a few hundred TLB entries
+ * instead of tens of thousands.  Measured: Banner 1770 at 15,000,000 nodes 5.1 -> 4.9 s, nothing
+ * seen at 2 s per deal.  A hint only: where the kernel ignores it (THP off) nothing changes, and
+ * the contents are the same either way.  -DTABLE_NO_HUGEPAGES leaves it out. */
+static void advise_huge(void *p, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(TABLE_NO_HUGEPAGES)
+    const uintptr_t huge = (uintptr_t)1 << 21;
+    uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+    uintptr_t hi = ((uintptr_t)p + bytes) & ~(huge - 1);
+    if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+    (void)p; (void)bytes;
+#endif
+}
+
 /* Grow to next_capacity() in place, so that the old and the new array are never both alive and
  * the last size can take all of max_bytes.  -1 when memory runs out: if realloc fails the table
  * is unchanged; if the small side buffer cannot grow, the keys that did not fit in it are lost
@@ -104,6 +139,7 @@ static int grow(Table *t) {
     uint64_t cap = t->capacity, cap2 = next_capacity(t), n = t->count;
     Key *s = realloc(t->slots, cap2 * sizeof(Key));
     if (!s) return -1;
+    advise_huge(s, cap2 * sizeof(Key));
     memset(s + cap, 0, (cap2 - cap) * sizeof(Key));
     uint64_t w = cap2;
     for (uint64_t r = cap; r-- > 0;) {
