@@ -432,6 +432,8 @@ static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via,
  * pass.  Each round of probes runs mode 0, then mode 1: neither wins on every deal. */
 #define EARLY_CHOICE_COST 4
 
+/* Mode 1 costs at least what mode 0 does everywhere: mode 0 is the wide mode
+ * (GameOps.modes_nested). */
 static int choice_cost(const void *dv, const void *sv, int mode) {
     const BannerDeal *d = dv;
     const BannerState *s = sv;
@@ -474,4 +476,4 @@ static int twin_rules(const void *dv, unsigned prune, unsigned *sets) {
 
 const GameOps BANNER_OPS = {sizeof(BannerState), gen_moves, apply, is_won, make_key, is_dead,
                             choice_cost, EARLY_CHOICE_COST, 0, twin_rules, 0, 2, sealed, level,
-                            BANNER_PROBES_SKIP_DEAL_CACHE};
+                            BANNER_PROBES_SKIP_DEAL_CACHE, 1, 0};

@@ -770,6 +770,9 @@ static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via,
  * where every step down a move list costs 1, then mode 1, where steps cost nothing once the
  * stock is empty, so that under each dealing line with few strays the end game is searched
  * whole. */
+/* Mode 1 costs at most what mode 0 does everywhere: mode 1 is the wide mode
+ * (GameOps.modes_nested); the modes also differ in where deep-room runs, a cut, which leaves
+ * every winning line in place. */
 static int choice_cost(const void *dv, const void *sv, int mode) {
     (void)dv;
     const SalicState *s = sv;
@@ -804,4 +807,4 @@ static int level(const void *dv, const void *sv) {
 const GameOps SALIC_OPS = {sizeof(SalicState), gen_moves, apply, is_won, make_key, is_dead,
                            choice_cost, 1,
                            PRUNE_PARKING_ROOM | PRUNE_LAZY_PLAYS | PRUNE_DEEP_ROOM | PRUNE_LAZY_ORDER,
-                           twin_rules, sizeof(RoomStats), 2, sealed, level};
+                           twin_rules, sizeof(RoomStats), 2, sealed, level, 0, 1, 1};

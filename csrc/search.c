@@ -27,6 +27,12 @@
 #define LATE_TWIN_ROUNDS 4        /* twin probes past the second (GameOps.twin_rules) run in the
                                      first rounds only (-DLATE_TWIN_ROUNDS=24: in every round) */
 #endif
+#ifndef SKIP_NESTED_MODES
+#define SKIP_NESTED_MODES 1       /* with GameOps.modes_nested, the wide mode runs first in each
+                                     round, and a probe in another mode is skipped when the wide
+                                     one of its round and rule set ended without a win, its
+                                     lines all tried (0: modes in order 0, 1, ..., none skipped) */
+#endif
 #define MAX_PROBES 24
 #define FIRST_NODES 1000          /* the short exhaustive search before any probe */
 #define DEAD_SHARE 16
@@ -253,12 +259,19 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     int twins = 1;
     if (ops->twin_rules)
         twins += ops->twin_rules(deal, lim->prune, twin_off + 1);
+    /* Nested modes: the wide mode first, and per rule set whether this round's wide probe tried
+     * every line it allowed. */
+    int nested = SKIP_NESTED_MODES && ops->modes_nested && modes > 1;
+    int wide = nested ? ops->wide_mode : 0;
+    int wide_done[MAX_TWINS] = {0};
     for (int k = 0; k < probes && probe_left > 0; k++, probe_nodes *= 2) {
-        for (int mode = 0; mode < modes && probe_left > 0; mode++) {
+        for (int step = 0; step < modes && probe_left > 0; step++) {
+            int mode = (step + wide) % modes;
             if (lim->max_seconds > 0 && search_clock() - t0 > lim->max_seconds / PROBE_SHARE)
                 goto last;
             for (int twin = 0; twin < twins && probe_left > 0; twin++) {
                 if (twin >= 2 && k >= LATE_TWIN_ROUNDS) break;
+                if (nested && mode != wide && wide_done[twin]) continue;
                 uint64_t b = probe_nodes < probe_left ? probe_nodes : probe_left;
                 uint64_t before = out->nodes;
                 SearchLimits probe_lim = in_probe_share(lim);
@@ -267,6 +280,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
                 status = dfs(ops, deal, start, &probe_lim, k * probe_step, mode, b, t0, scratch,
                              dead, out);
                 head->probe_mode = -1;
+                if (mode == wide) wide_done[twin] = status == SEARCH_NO_WIN;
                 probe_left = share_left(probe_left, before, out);
                 if (status == SEARCH_LIMIT_TIME && probe_lim.max_seconds < lim->max_seconds)
                     goto last;                           /* the probes' share of the time */

@@ -16,6 +16,10 @@ cdef extern from "core.h":
         int (*is_dead)(const void *deal, const void *state, unsigned prune, MoveCode via,
                        void *scratch) noexcept nogil
         int (*level)(const void *deal, const void *state) noexcept nogil
+        int (*choice_cost)(const void *deal, const void *state, int mode) noexcept nogil
+        int probe_modes
+        int modes_nested
+        int wide_mode
     int MAX_MOVES
     unsigned PRUNE_ALL, PRUNE_SAFE_FOUNDATION, PRUNE_BANNER_REACH, PRUNE_SYMMETRY
     unsigned PRUNE_BANNER_PREFIX, PRUNE_LONE_CARD, PRUNE_LAST_COPIES

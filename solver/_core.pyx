@@ -128,6 +128,18 @@ cdef class CoreGame:
         free(codes)
         return best, bool(won)
 
+    @property
+    def probe_modes(self):
+        """Probes per round and rule set (GameOps.probe_modes, at least 1)."""
+        return max(1, self.ops.probe_modes)
+
+    @property
+    def wide_mode(self):
+        """The probe mode whose lines include every other mode's (GameOps.modes_nested and
+        wide_mode): it runs first in each round, and the other modes only where it was cut
+        short. None where the game declares no such mode."""
+        return self.ops.wide_mode if self.ops.modes_nested else None
+
     def position(self):
         """The start position, for tests that compare the core with the reference rules."""
         cdef CorePosition p = CorePosition.__new__(CorePosition)
@@ -189,6 +201,13 @@ cdef class CorePosition:
             raise ValueError("room_dead is for the Salic family")
         return bool(salic_room_dead(<SalicDeal *>self.game.deal, <SalicState *>&self.state, deep,
                                     whole))
+
+    def choice_cost(self, int mode):
+        """The discrepancies a probe in this mode pays per step down this position's move list
+        (GameOps.choice_cost; 1 where the game weighs none)."""
+        if self.game.ops.choice_cost == NULL:
+            return 1
+        return self.game.ops.choice_cost(self.game.deal, &self.state, mode)
 
     def level(self):
         """How far the stock has gone (GameOps.level; deal-cache): never lower after a move,
