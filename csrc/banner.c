@@ -429,11 +429,11 @@ static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via,
  * from the move order costs EARLY_CHOICE_COST.  In the last pass it costs nothing in mode 0,
  * where under each line of the passes before the last pass is searched whole (the prefix bound
  * keeps it small), and 1 in mode 1, which keeps a probe from sinking its budget into one last
- * pass.  Each round of probes runs mode 0, then mode 1: neither wins on every deal. */
+ * pass.  Neither wins on every deal.  Mode 1 never costs less than mode 0, so mode 0 is the
+ * wide mode (GameOps.modes_nested): each round runs it first, and mode 1 only where it was cut
+ * short. */
 #define EARLY_CHOICE_COST 4
 
-/* Mode 1 costs at least what mode 0 does everywhere: mode 0 is the wide mode
- * (GameOps.modes_nested). */
 static int choice_cost(const void *dv, const void *sv, int mode) {
     const BannerDeal *d = dv;
     const BannerState *s = sv;

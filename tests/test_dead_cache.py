@@ -50,9 +50,10 @@ def test_cache_keeps_the_verdicts_and_is_used(cache, game_id, changed_at_least, 
     (GameOps.probes_skip_deal_cache), so there it shows only on deals that reach those searches
     with subtrees left to share: slow Banner deals at 1,000,000 nodes, and Forget-me-not and
     Clover deals 1..100. In the Salic games, where the probes run the wide mode first, slow
-    Glencoe deals at 1,000,000 nodes (deal-cache) and PySol Glencoe deals 1..200 (dead-cache). No Devil's Solitaire deal tried shows it (deals 1..3000 at 300,000
-    nodes; its slowest of 1..200 at 2,000,000), so it has no case here (the agreement would be
-    vacuous); tests/test_pruning.py runs the rule there like every rule."""
+    Glencoe deals at 1,000,000 nodes (deal-cache) and PySol Glencoe deals 1..200 (dead-cache).
+    No Devil's Solitaire deal tried shows it (deals 1..3000 at 300,000 nodes; its slowest of
+    1..200 at 2,000,000), so it has no case here (the agreement would be vacuous);
+    tests/test_pruning.py runs the rule there like every rule."""
     other = next(c for c in CACHES if c != cache)
     with_cache = DEFAULT_RULES & ~PRUNING_RULES[other]
     without_cache = with_cache & ~PRUNING_RULES[cache]
