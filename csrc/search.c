@@ -244,7 +244,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     int probes = lim->probes ? MAX_PROBES : 0;
     uint64_t probe_left = (budget - out->nodes) / PROBE_SHARE;
     /* Without a node limit, probes stop at as many nodes as the table could hold. */
-    uint64_t table_states = lim->max_bytes / sizeof(Key);
+    uint64_t table_states = lim->max_bytes / TABLE_ENTRY_BYTES;
     if (!lim->max_nodes && probe_left > table_states) probe_left = table_states;
     uint64_t probe_nodes = PROBE_NODES;
     /* Discrepancies are weighted (GameOps.choice_cost) only with pruning on, as in dfs(). */

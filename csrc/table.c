@@ -44,6 +44,13 @@ static inline uint64_t key_hash(const Key *k) {
 
 static inline int key_empty(const Key *k) { return k->w[1] == 0; }
 
+/* A slot's tag: 0 when empty, else 0x80 and the low 7 bits of its key's hash, which slot_of
+ * hardly uses (it takes the hash's high bits).  A lookup walks the tags, one byte per slot, and reads a
+ * key only where the tag matches: a new key (most inserts) reads no key at all, and its store
+ * does not stall the search the way a load that misses the cache does. */
+static inline uint8_t tag_of(uint64_t hash) { return (uint8_t)(0x80 | (hash & 0x7f)); }
+#define ENTRY_BYTES TABLE_ENTRY_BYTES
+
 static inline int key_equal(const Key *a, const Key *b) {
     return a->w[0] == b->w[0] && a->w[1] == b->w[1] && a->w[2] == b->w[2];
 }
@@ -51,7 +58,7 @@ static inline int key_equal(const Key *a, const Key *b) {
 /* The next capacity: double, but never past max_bytes (the table grows in place, so only one
  * array is ever alive); 0 when the table cannot grow by at least an eighth. */
 static uint64_t next_capacity(const Table *t) {
-    uint64_t total = t->max_bytes / sizeof(Key);
+    uint64_t total = t->max_bytes / ENTRY_BYTES;
     uint64_t cap = t->capacity * 2 < total ? t->capacity * 2 : total;
     return cap >= t->capacity + t->capacity / 8 ? cap : 0;
 }
@@ -75,9 +82,16 @@ int table_init(Table *t, size_t max_bytes) {
     memset(t, 0, sizeof *t);
     t->max_bytes = max_bytes;
     uint64_t cap = INITIAL_CAPACITY;
-    while (cap > 16 && cap * sizeof(Key) > max_bytes) cap >>= 1;
+    while (cap > 16 && cap * ENTRY_BYTES > max_bytes) cap >>= 1;
     t->slots = calloc(cap, sizeof(Key));
-    if (!t->slots) return -1;
+    t->tags = calloc(cap, 1);
+    if (!t->slots || !t->tags) {
+        free(t->slots);
+        free(t->tags);
+        t->slots = NULL;
+        t->tags = NULL;
+        return -1;
+    }
     t->capacity = cap;
     set_limit(t);
     return 0;
@@ -85,16 +99,19 @@ int table_init(Table *t, size_t max_bytes) {
 
 void table_free(Table *t) {
     free(t->slots);
+    free(t->tags);
     t->slots = NULL;
+    t->tags = NULL;
     t->capacity = t->count = 0;
 }
 
-size_t table_bytes(const Table *t) { return (size_t)t->capacity * sizeof(Key); }
+size_t table_bytes(const Table *t) { return (size_t)t->capacity * ENTRY_BYTES; }
 
-static void place(Key *slots, uint64_t cap, const Key *k) {
-    uint64_t i = slot_of(key_hash(k), cap);
-    while (!key_empty(&slots[i])) i = i + 1 == cap ? 0 : i + 1;
+static void place(Key *slots, uint8_t *tags, uint64_t cap, const Key *k) {
+    uint64_t h = key_hash(k), i = slot_of(h, cap);
+    while (tags[i]) i = i + 1 == cap ? 0 : i + 1;
     slots[i] = *k;
+    tags[i] = tag_of(h);
 }
 
 static const Key EMPTY_KEY;
@@ -137,9 +154,14 @@ static void advise_huge(void *p, size_t bytes) {
  * nearly the hash order, so step 3's probes are short and it reads and writes memory in order. */
 static int grow(Table *t) {
     uint64_t cap = t->capacity, cap2 = next_capacity(t), n = t->count;
+    uint8_t *tags = realloc(t->tags, cap2);
+    if (!tags) return -1;
+    t->tags = tags;
     Key *s = realloc(t->slots, cap2 * sizeof(Key));
     if (!s) return -1;
     advise_huge(s, cap2 * sizeof(Key));
+    advise_huge(tags, cap2);
+    memset(tags, 0, cap2);
     memset(s + cap, 0, (cap2 - cap) * sizeof(Key));
     uint64_t w = cap2;
     for (uint64_t r = cap; r-- > 0;) {
@@ -154,10 +176,11 @@ static int grow(Table *t) {
     for (uint64_t src = cap2 - n; src < cap2; src++) {
         Key k = s[src];
         s[src] = EMPTY_KEY;
-        uint64_t i = slot_of(key_hash(&k), cap2);
+        uint64_t h = key_hash(&k), i = slot_of(h, cap2);
         while (i <= src && !key_empty(&s[i])) i++;
         if (i <= src) {
             s[i] = k;
+            tags[i] = tag_of(h);
             continue;
         }
         if (nside == side_cap) {
@@ -172,7 +195,7 @@ static int grow(Table *t) {
         }
         side[nside++] = k;
     }
-    for (uint64_t j = 0; j < nside; j++) place(s, cap2, &side[j]);
+    for (uint64_t j = 0; j < nside; j++) place(s, tags, cap2, &side[j]);
     free(side);
     t->slots = s;
     t->capacity = cap2;
@@ -181,21 +204,23 @@ static int grow(Table *t) {
     return lost ? -1 : 0;
 }
 
+uint64_t table_key_hash(const Key *key) { return key_hash(key); }
+
 int table_contains(const Table *t, const Key *key) {
-    uint64_t cap = t->capacity;
-    uint64_t i = slot_of(key_hash(key), cap);
-    while (!key_empty(&t->slots[i])) {
-        if (key_equal(&t->slots[i], key)) return 1;
+    uint64_t cap = t->capacity, h = key_hash(key), i = slot_of(h, cap);
+    uint8_t tag = tag_of(h), g;
+    while ((g = t->tags[i]) != 0) {
+        if (g == tag && key_equal(&t->slots[i], key)) return 1;
         i = i + 1 == cap ? 0 : i + 1;
     }
     return 0;
 }
 
 int table_insert(Table *t, const Key *key) {
-    uint64_t cap = t->capacity;
-    uint64_t i = slot_of(key_hash(key), cap);
-    while (!key_empty(&t->slots[i])) {
-        if (key_equal(&t->slots[i], key)) return TABLE_SEEN;
+    uint64_t cap = t->capacity, h = key_hash(key), i = slot_of(h, cap);
+    uint8_t tag = tag_of(h), g;
+    while ((g = t->tags[i]) != 0) {
+        if (g == tag && key_equal(&t->slots[i], key)) return TABLE_SEEN;
         i = i + 1 == cap ? 0 : i + 1;
     }
     if (t->count >= t->limit) {
@@ -203,6 +228,7 @@ int table_insert(Table *t, const Key *key) {
         return table_insert(t, key);
     }
     t->slots[i] = *key;
+    t->tags[i] = tag;
     t->count++;
     return TABLE_NEW;
 }

@@ -1,7 +1,8 @@
 /* Transposition table: the set of canonical positions already searched.
  *
- * Open addressing with linear probing over 24-byte entries that are the whole key: a position
- * counts as seen only when all 192 bits match, never on a hash alone.  The table starts small and
+ * Open addressing with linear probing over entries that are the whole 24-byte key, plus a tag
+ * byte per slot in an array of its own (7 bits of the key's hash, table.c): a position counts
+ * as seen only when all 192 bits match, never on a hash or a tag alone.  The table starts small and
  * doubles, in place (table.c, grow), so the last size takes all of max_bytes; it never grows past
  * max_bytes, and a full table is reported to the search, which then ends with "unknown (memory)".
  */
@@ -10,8 +11,12 @@
 
 #include "core.h"
 
+/* What one slot costs: the key and its tag. */
+#define TABLE_ENTRY_BYTES (sizeof(Key) + 1)
+
 typedef struct {
     Key *slots;
+    uint8_t *tags;          /* per slot: 0 empty, else 0x80 | 7 bits of the key's hash */
     uint64_t capacity;
     uint64_t count;
     uint64_t limit;         /* grow (or report full) when count reaches this */
@@ -25,6 +30,8 @@ void table_free(Table *t);
 /* Insert key; TABLE_NEW if it was not there, TABLE_SEEN if it was, TABLE_FULL if out of memory. */
 int table_insert(Table *t, const Key *key);
 size_t table_bytes(const Table *t);
+/* The hash that places key (for the tests, which craft keys with chosen hashes). */
+uint64_t table_key_hash(const Key *key);
 /* Whether key is in the table (nothing is inserted). */
 int table_contains(const Table *t, const Key *key);
 

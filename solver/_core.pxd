@@ -30,6 +30,7 @@ cdef extern from "core.h":
 cdef extern from "table.h":
     ctypedef struct Table:
         Key *slots
+        uint8_t *tags
         uint64_t capacity
         uint64_t count
         uint64_t limit
@@ -39,6 +40,7 @@ cdef extern from "table.h":
     void table_free(Table *t) nogil
     int table_insert(Table *t, const Key *key) nogil
     int table_contains(const Table *t, const Key *key) nogil
+    uint64_t table_key_hash(const Key *key) nogil
 
 cdef extern from "search.h":
     ctypedef struct SearchLimits:

@@ -288,6 +288,23 @@ cdef class KeyTable:
         """The count at which the table grows next, or is full."""
         return self.table.limit
 
+    def key_hash(self, tuple words):
+        """The hash that places a key (csrc/table.c, key_hash)."""
+        cdef Key k = self._key(words)
+        return table_key_hash(&k)
+
+    def tags_agree(self):
+        """Whether every slot's tag is what its key says: 0 for an empty slot, else 0x80 and
+        the low 7 bits of the key's hash."""
+        cdef uint64_t i
+        for i in range(self.table.capacity):
+            if self.table.slots[i].w[1] == 0:
+                if self.table.tags[i] != 0:
+                    return False
+            elif self.table.tags[i] != 0x80 | (table_key_hash(&self.table.slots[i]) & 0x7f):
+                return False
+        return True
+
     def keys(self):
         """Every stored key, in slot order."""
         cdef uint64_t i
