@@ -430,8 +430,8 @@ static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via,
  * where under each line of the passes before the last pass is searched whole (the prefix bound
  * keeps it small), and 1 in mode 1, which keeps a probe from sinking its budget into one last
  * pass.  Neither wins on every deal.  Mode 1 never costs less than mode 0, so mode 0 is the
- * wide mode (GameOps.modes_nested): each round runs it first, and mode 1 only where it was cut
- * short. */
+ * wide mode (GameOps.modes_nested): a mode-1 probe is skipped where the mode-0 one of its
+ * round and rules, run before it, tried all its lines. */
 #define EARLY_CHOICE_COST 4
 
 static int choice_cost(const void *dv, const void *sv, int mode) {

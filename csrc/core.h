@@ -123,9 +123,10 @@ typedef struct GameOps {
     int probes_skip_deal_cache;
     /* 1 when the modes are nested: at every position choice_cost in mode wide_mode is at most
      * what it is in any other mode, so a probe in that mode allows every line a probe in
-     * another mode of its round allows.  search.c then runs wide_mode first in each round, and
-     * skips the other modes' probes with a rule set when the wide one with that rule set tried
-     * all of its lines without a win (docs/solver.md, "Order of work"). */
+     * another mode of its round allows.  search.c then puts wide_mode first in its fixed order
+     * of probes, and skips another mode's probe with a rule set when the wide one of its round
+     * with that rule set has run and tried all of its lines without a win (docs/solver.md,
+     * "Order of work"). */
     int modes_nested;
     int wide_mode;
 } GameOps;

@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 199309L
 #include "search.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -28,11 +29,18 @@
                                      first rounds only (-DLATE_TWIN_ROUNDS=24: in every round) */
 #endif
 #ifndef SKIP_NESTED_MODES
-#define SKIP_NESTED_MODES 1       /* with GameOps.modes_nested, the wide mode runs first in each
-                                     round, and a probe in another mode is skipped when the wide
-                                     one of its round and rule set ended without a win, its
-                                     lines all tried (0: modes in order 0, 1, ..., none skipped) */
+#define SKIP_NESTED_MODES 1       /* with GameOps.modes_nested, the wide mode is step 0 of the
+                                     fixed order, and a probe in another mode is skipped when
+                                     the wide one of its round and rule set has run and ended
+                                     without a win, its lines all tried (0: modes in order 0,
+                                     1, ..., none skipped) */
 #endif
+#ifndef CHEAP_FIRST
+#define CHEAP_FIRST 1             /* from the second round on, a round's probes run in the order
+                                     of the nodes each took in the round before, fewest first
+                                     (0: in the fixed order, mode by mode, rule set by rule set) */
+#endif
+#define MAX_MODES 4
 #define MAX_PROBES 24
 #define FIRST_NODES 1000          /* the short exhaustive search before any probe */
 #define DEAD_SHARE 16
@@ -197,9 +205,24 @@ static uint64_t share_left(uint64_t left, uint64_t before, const SearchResult *o
     return used < left ? left - used : 0;
 }
 
+static void log_step(SearchResult *out, int kind, int round, int mode, int twin, int max_disc,
+                     uint64_t budget, uint64_t before, int status) {
+    if (out->n_steps == MAX_STEPS) return;
+    SearchStep *st = &out->steps[out->n_steps++];
+    st->budget = budget;
+    st->nodes = out->nodes - before;
+    st->max_disc = (int16_t)max_disc;
+    st->kind = (int8_t)kind;
+    st->round = (int8_t)round;
+    st->mode = (int8_t)mode;
+    st->twin = (int8_t)twin;
+    st->status = (int8_t)status;
+}
+
 int search_run(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
                SearchResult *out) {
-    memset(out, 0, sizeof *out);
+    memset(out, 0, offsetof(SearchResult, steps));    /* the log is filled as it goes */
+    out->n_steps = 0;
     out->final_start = -1.0;
     double t0 = search_clock();
     size_t scratch_size = ops->scratch_size > sizeof(ScratchHead) ? ops->scratch_size
@@ -233,6 +256,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     ScratchHead *head = scratch;
     head->probe_mode = -1;
     status = dfs(ops, deal, start, &first_lim, -1, 0, first, t0, scratch, NULL, out);
+    log_step(out, STEP_FIRST, 0, 0, 0, -1, first, 0, status);
     if (status != SEARCH_LIMIT_NODES || out->nodes >= budget) goto done;
     if (use_cache && table_init(&dead_table, dead_bytes) == 0)
         dead = &dead_table;
@@ -259,36 +283,58 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     int twins = 1;
     if (ops->twin_rules)
         twins += ops->twin_rules(deal, lim->prune, twin_off + 1);
-    /* Nested modes: the wide mode first, and per rule set whether this round's wide probe tried
-     * every line it allowed. */
+    /* Nested modes: step 0 is the wide mode, and wide_done says per rule set whether this
+     * round's wide probe tried every line it allowed. */
     int nested = SKIP_NESTED_MODES && ops->modes_nested && modes > 1;
     int wide = nested ? ops->wide_mode : 0;
-    int wide_done[MAX_TWINS] = {0};
+    int wide_done[MAX_TWINS];
+    if (modes > MAX_MODES) modes = MAX_MODES;
+    /* The probes of a round, as step * MAX_TWINS + rule set: in the fixed order in the first
+     * round, then (CHEAP_FIRST) by the nodes each took in the round before, fewest first, ties
+     * in the fixed order (docs/solver.md, "Order of work", *Cheap first*).  A probe skipped
+     * as nested counts what the wide one of its rule set took. */
+    uint64_t used[MAX_MODES * MAX_TWINS] = {0};
+    int order[MAX_MODES * MAX_TWINS];
     for (int k = 0; k < probes && probe_left > 0; k++, probe_nodes *= 2) {
-        for (int step = 0; step < modes && probe_left > 0; step++) {
+        int n_order = 0;
+        for (int step = 0; step < modes; step++) {
+            for (int twin = 0; twin < twins; twin++) {
+                int id = step * MAX_TWINS + twin, at = n_order++;
+                if (CHEAP_FIRST && k > 0)
+                    for (; at > 0 && used[order[at - 1]] > used[id]; at--)
+                        order[at] = order[at - 1];
+                order[at] = id;
+            }
+        }
+        for (int twin = 0; twin < MAX_TWINS; twin++) wide_done[twin] = 0;
+        for (int it = 0; it < n_order && probe_left > 0; it++) {
+            int step = order[it] / MAX_TWINS, twin = order[it] % MAX_TWINS;
             int mode = (step + wide) % modes;
             if (lim->max_seconds > 0 && search_clock() - t0 > lim->max_seconds / PROBE_SHARE)
                 goto last;
-            for (int twin = 0; twin < twins && probe_left > 0; twin++) {
-                if (twin >= 2 && k >= LATE_TWIN_ROUNDS) break;
-                if (nested && mode != wide && wide_done[twin]) continue;
-                uint64_t b = probe_nodes < probe_left ? probe_nodes : probe_left;
-                uint64_t before = out->nodes;
-                SearchLimits probe_lim = in_probe_share(lim);
-                probe_lim.prune &= ~twin_off[twin];
-                head->probe_mode = mode;
-                status = dfs(ops, deal, start, &probe_lim, k * probe_step, mode, b, t0, scratch,
-                             dead, out);
-                head->probe_mode = -1;
-                if (mode == wide) wide_done[twin] = status == SEARCH_NO_WIN;
-                probe_left = share_left(probe_left, before, out);
-                if (status == SEARCH_LIMIT_TIME && probe_lim.max_seconds < lim->max_seconds)
-                    goto last;                           /* the probes' share of the time */
-                if (status == SEARCH_WIN || status == SEARCH_LIMIT_TIME ||
-                    status == SEARCH_INTERRUPTED)
-                    goto done;
-                if (status == SEARCH_LIMIT_MEMORY) goto last;   /* wider ones would not fit */
+            if (twin >= 2 && k >= LATE_TWIN_ROUNDS) continue;
+            if (nested && mode != wide && wide_done[twin]) {
+                used[order[it]] = used[twin];             /* the wide one's (step 0) */
+                continue;
             }
+            uint64_t b = probe_nodes < probe_left ? probe_nodes : probe_left;
+            uint64_t before = out->nodes;
+            SearchLimits probe_lim = in_probe_share(lim);
+            probe_lim.prune &= ~twin_off[twin];
+            head->probe_mode = mode;
+            status = dfs(ops, deal, start, &probe_lim, k * probe_step, mode, b, t0, scratch,
+                         dead, out);
+            log_step(out, STEP_PROBE, k, mode, twin, k * probe_step, b, before, status);
+            head->probe_mode = -1;
+            if (mode == wide) wide_done[twin] = status == SEARCH_NO_WIN;
+            used[order[it]] = out->nodes - before;
+            probe_left = share_left(probe_left, before, out);
+            if (status == SEARCH_LIMIT_TIME && probe_lim.max_seconds < lim->max_seconds)
+                goto last;                           /* the probes' share of the time */
+            if (status == SEARCH_WIN || status == SEARCH_LIMIT_TIME ||
+                status == SEARCH_INTERRUPTED)
+                goto done;
+            if (status == SEARCH_LIMIT_MEMORY) goto last;   /* wider ones would not fit */
         }
         /* An exhaustive search between rounds: it decides either way, and what it searched
          * whole goes into the caches (dead-cache, deal-cache), so the next one and the final
@@ -300,6 +346,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
             SearchLimits whole_lim = in_probe_share(lim);
             head->final_search = 1;
             status = dfs(ops, deal, start, &whole_lim, -1, 0, b, t0, scratch, dead, out);
+            log_step(out, STEP_WHOLE, k, 0, 0, -1, b, before, status);
             head->final_search = 0;
             probe_left = share_left(probe_left, before, out);
             if (status == SEARCH_WIN || status == SEARCH_NO_WIN || status == SEARCH_INTERRUPTED)
@@ -311,7 +358,11 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
 last:
     head->final_search = 1;
     out->final_start = search_clock() - t0;
-    status = dfs(ops, deal, start, lim, -1, 0, budget - out->nodes, t0, scratch, dead, out);
+    {
+        uint64_t before = out->nodes, b = budget - out->nodes;
+        status = dfs(ops, deal, start, lim, -1, 0, b, t0, scratch, dead, out);
+        log_step(out, STEP_FINAL, 0, 0, 0, -1, b, before, status);
+    }
 done:
     if (dead) table_free(dead);
     free(scratch);

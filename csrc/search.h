@@ -28,6 +28,19 @@ typedef struct {
     void *poll_ctx;
 } SearchLimits;
 
+/* One search of a deal's run (search_run), as the log keeps it. */
+enum { STEP_FIRST = 0, STEP_PROBE = 1, STEP_WHOLE = 2, STEP_FINAL = 3 };
+#define MAX_STEPS 256
+
+typedef struct {
+    uint64_t budget, nodes;      /* nodes allowed and taken */
+    int16_t max_disc;            /* discrepancies allowed (-1: exhaustive) */
+    int8_t kind;                 /* STEP_* */
+    int8_t round;                /* the probe round (probes and the searches between rounds) */
+    int8_t mode, twin;           /* a probe's mode and rule set (0: the rules asked for) */
+    int8_t status;               /* SEARCH_* */
+} SearchStep;
+
 typedef struct {
     int status;
     uint64_t nodes;              /* positions generated and stored */
@@ -39,6 +52,8 @@ typedef struct {
                                     one after all the probes (< 0: it never began) */
     MoveCode *path;              /* the winning line (malloc'd; caller frees), or NULL */
     int path_len;
+    SearchStep steps[MAX_STEPS]; /* every search run, in order (the first MAX_STEPS) */
+    int n_steps;
 } SearchResult;
 
 int search_run(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,

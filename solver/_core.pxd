@@ -1,4 +1,4 @@
-from libc.stdint cimport uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint64_t
 
 cdef extern from "core.h":
     ctypedef uint16_t MoveCode
@@ -51,6 +51,15 @@ cdef extern from "search.h":
         int probes
         int (*poll)(void *ctx) noexcept
         void *poll_ctx
+    ctypedef struct SearchStep:
+        uint64_t budget
+        uint64_t nodes
+        int16_t max_disc
+        int8_t kind
+        int8_t round
+        int8_t mode
+        int8_t twin
+        int8_t status
     ctypedef struct SearchResult:
         int status
         uint64_t nodes
@@ -61,6 +70,8 @@ cdef extern from "search.h":
         double final_start
         MoveCode *path
         int path_len
+        SearchStep steps[256]
+        int n_steps
     int search_run(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
                    SearchResult *out) nogil
     double search_clock() nogil

@@ -102,6 +102,38 @@ cdef class CoreGame:
         return (STATUS[res.status], path, res.nodes, res.states, res.table_bytes,
                 res.peak_bytes, res.seconds, res.final_start)
 
+    def search_steps(self, uint64_t max_nodes=0, double max_seconds=0.0, size_t max_bytes=1 << 30,
+                     unsigned prune=PRUNE_ALL):
+        """Run the search from the deal's start and return (status, nodes, steps): steps lists
+        every search of the run in order (csrc/search.h, SearchStep), each a dict with kind
+        ("first", "probe", "whole" or "final"), round, mode, twin (the rule set: 0 the rules
+        asked for, i the i-th twin), max_disc (-1: exhaustive), budget, nodes and status."""
+        cdef SearchLimits lim
+        cdef SearchResult *res = <SearchResult *>malloc(sizeof(SearchResult))
+        cdef int i
+        if res == NULL:
+            raise MemoryError()
+        lim.max_nodes = max_nodes
+        lim.max_seconds = max_seconds
+        lim.max_bytes = max_bytes
+        lim.prune = prune
+        lim.probes = PROBES
+        lim.poll = _poll
+        lim.poll_ctx = NULL
+        try:
+            with nogil:
+                search_run(self.ops, self.deal, &self.start, &lim, res)
+            free(res.path)
+            kinds = ("first", "probe", "whole", "final")
+            steps = [dict(kind=kinds[res.steps[i].kind], round=res.steps[i].round,
+                          mode=res.steps[i].mode, twin=res.steps[i].twin,
+                          max_disc=res.steps[i].max_disc, budget=res.steps[i].budget,
+                          nodes=res.steps[i].nodes, status=STATUS[res.steps[i].status])
+                     for i in range(res.n_steps)]
+            return STATUS[res.status], res.nodes, steps
+        finally:
+            free(res)
+
     def replay_seconds(self, list path, int repeat=1):
         """Seconds to replay ``path`` through the core (apply, key, won test per move), best of
         ``repeat``, and whether it wins: the floor for any solver that must print a line."""
@@ -136,8 +168,9 @@ cdef class CoreGame:
     @property
     def wide_mode(self):
         """The probe mode whose lines include every other mode's (GameOps.modes_nested and
-        wide_mode): it runs first in each round, and the other modes only where it was cut
-        short. None where the game declares no such mode."""
+        wide_mode): a probe in another mode is skipped where the wide one of its round and
+        rules ran before it and tried all its lines. None where the game declares no such
+        mode."""
         return self.ops.wide_mode if self.ops.modes_nested else None
 
     def position(self):

@@ -26,22 +26,26 @@ CACHES = ("dead-cache", "deal-cache")
 SLOW_BANNER = [161, 55, 76, 111, 175]
 #: Glencoe deals that take a few hundred thousand nodes: since the Salic games' probes run the
 #: wide mode first (docs/solver.md, "Nested modes"), deals 1..300 at 300,000 nodes no longer
-#: reach the deal-cache.
+#: reach the deal-cache, and since the probes run cheap first, deals 1..100 no longer reach the
+#: dead-cache.
 SLOW_GLENCOE = [448, 859, 184, 915]
+#: PySol Glencoe deals that 1,000,000 nodes decide after some probe rounds (since cheap first,
+#: deals 1..100 at 300,000 nodes no longer reach the deal-cache).
+SLOW_PYSOL_GLENCOE = [102, 128]
 
 
 @pytest.mark.parametrize("cache, game_id, changed_at_least, deals, max_nodes", [
     ("dead-cache", "banner", 10, range(1, 101), 300_000),
-    ("dead-cache", "devils-solitaire", 10, range(1, 101), 300_000),
+    ("dead-cache", "devils-solitaire", 10, range(1, 201), 300_000),
     ("dead-cache", "forget-me-not", 10, range(1, 101), 300_000),
     ("dead-cache", "clover", 10, range(1, 101), 300_000),
-    ("dead-cache", "glencoe", 1, range(1, 101), 300_000),
+    ("dead-cache", "glencoe", 3, SLOW_GLENCOE, 1_000_000),
     ("dead-cache", "pysol-glencoe", 2, range(1, 201), 300_000),
     ("deal-cache", "banner", 2, SLOW_BANNER, 1_000_000),
     ("deal-cache", "forget-me-not", 5, range(1, 101), 300_000),
     ("deal-cache", "clover", 3, range(1, 101), 300_000),
     ("deal-cache", "glencoe", 2, SLOW_GLENCOE, 1_000_000),
-    ("deal-cache", "pysol-glencoe", 1, range(1, 101), 300_000)])
+    ("deal-cache", "pysol-glencoe", 1, SLOW_PYSOL_GLENCOE, 1_000_000)])
 def test_cache_keeps_the_verdicts_and_is_used(cache, game_id, changed_at_least, deals,
                                               max_nodes):
     """The caches fill only once a deal outlasts the first searches, so most deals never touch
@@ -49,8 +53,10 @@ def test_cache_keeps_the_verdicts_and_is_used(cache, game_id, changed_at_least, 
     round 1 on, and the final one); in the Banner family only they look them up too
     (GameOps.probes_skip_deal_cache), so there it shows only on deals that reach those searches
     with subtrees left to share: slow Banner deals at 1,000,000 nodes, and Forget-me-not and
-    Clover deals 1..100. In the Salic games, where the probes run the wide mode first, slow
-    Glencoe deals at 1,000,000 nodes (deal-cache) and PySol Glencoe deals 1..200 (dead-cache).
+    Clover deals 1..100. In the Salic games, where the probes run the wide mode first and,
+    from the second round, cheap first, slow Glencoe deals at 1,000,000 nodes (both caches),
+    PySol Glencoe deals 1..200 (dead-cache) and slow ones at 1,000,000 nodes (deal-cache);
+    Devil's Solitaire's dead-cache on deals 1..200 (1..100 show it on 9).
     No Devil's Solitaire deal tried shows it (deals 1..3000 at 300,000 nodes; its slowest of
     1..200 at 2,000,000), so it has no case here (the agreement would be vacuous);
     tests/test_pruning.py runs the rule there like every rule."""

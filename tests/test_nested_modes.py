@@ -1,9 +1,10 @@
 """Nested probe modes (docs/solver.md, "Order of work"): a game that declares its probe modes
 nested (GameOps.modes_nested, wide_mode) promises that at every position a step down a move list
 costs no more in the wide mode than in any other. A probe in the wide mode then allows every
-line a probe in another mode of its round allows; the search runs it first and skips the others
-(with the same rules) when it tried all of its lines without a win. The promise is checked here
-on positions along random lines of every game, last passes and end games included.
+line a probe in another mode of its round allows; the search skips the others (with the same
+rules) when it ran before them and tried all of its lines without a win. The promise is checked
+here on positions along random lines of every game, last passes and end games included; the
+skip itself, in tests/test_schedule.py.
 """
 from __future__ import annotations
 

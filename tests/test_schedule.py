@@ -48,3 +48,88 @@ def test_without_a_time_limit_the_node_share_still_holds():
     status, _, nodes, _, _, _, _, final_start = core.search(400_000, 0.0, 1 << 28, DEFAULT_RULES)
     assert status == "nodes" and final_start > 0.0, (status, final_start)
     assert nodes >= 400_000, nodes
+
+
+# Deals that go through several probe rounds, in both families and with one, two and three
+# rule sets per round (Banner's cell-wait twin; the PySol profiles' lazy-plays and feed-first).
+ROUNDS = [("banner", 123), ("banner", 55), ("banner", 179), ("devils-solitaire", 6),
+          ("forget-me-not", 1), ("glencoe", 160), ("glencoe", 184), ("pysol-laggard-lady", 81),
+          ("pysol-glencoe", 128), ("pysol-intrigue", 184), ("pysol-intrigue", 102)]
+FIRST_NODES, PROBE_NODES, WHOLE_SHIFT, LATE_TWIN_ROUNDS = 1000, 20000, 3, 4
+
+
+def run_steps(game_id, number):
+    game = find_game(game_id)
+    core = core_game(game, deal_from_number(game, number))
+    status, nodes, steps = core.search_steps(0, 60.0, 1 << 30, DEFAULT_RULES)
+    assert sum(s["nodes"] for s in steps) == nodes
+    return core, status, steps
+
+
+@pytest.mark.parametrize("game_id,number", ROUNDS)
+def test_the_probe_rounds_follow_the_schedule(game_id, number):
+    """The log of a run (CoreGame.search_steps) against docs/solver.md, "Order of work": a
+    first short search, then rounds of probes, round k allowing k times round 1's
+    discrepancies and 20,000 * 2^k nodes, each round from the second on followed by an
+    exhaustive search of 1/8 of that; within a round, another mode's probe is skipped exactly
+    when the wide one with the same rules ran before it and tried all its lines (nested
+    modes), and from the second round on the probes run in the order of the nodes each took
+    in the round before, fewest first (cheap first)."""
+    core, status, steps = run_steps(game_id, number)
+    assert status == "win", (game_id, number, status)
+    assert steps[0]["kind"] == "first" and steps[0]["budget"] == FIRST_NODES
+    modes, wide = core.probe_modes, core.wide_mode
+    rounds = {}
+    for s in steps[1:]:
+        rounds.setdefault(s["round"], []).append(s)
+    assert sorted(rounds) == list(range(len(rounds))) and len(rounds) >= 3, sorted(rounds)
+    unit = next(s["max_disc"] for s in rounds[1] if s["kind"] == "probe")
+    assert unit > 0
+    twins = 1 + max(s["twin"] for s in rounds[0])
+
+    def fixed(s):          # the fixed order: the wide mode first, then rule set by rule set
+        return ((s["mode"] - wide) % modes, s["twin"])
+
+    used = {}              # (mode, twin) -> the nodes it counts for in the next round's order
+    for k in sorted(rounds):
+        probes = [s for s in rounds[k] if s["kind"] == "probe"]
+        wholes = [s for s in rounds[k] if s["kind"] == "whole"]
+        last_round = k == max(rounds)
+        assert rounds[k][: len(probes)] == probes, "the probes come before the round's search"
+        for s in probes:
+            assert s["max_disc"] == k * unit and s["budget"] <= PROBE_NODES << k, s
+        if not last_round:
+            assert len(wholes) == (1 if k >= 1 else 0), k
+            for s in wholes:
+                assert s["max_disc"] == -1 and s["budget"] <= (PROBE_NODES << k) >> WHOLE_SHIFT
+        # Nested modes: who ran, who was skipped.
+        ran = {(s["mode"], s["twin"]): i for i, s in enumerate(probes)}
+        assert len(ran) == len(probes), "each mode and rule set at most once a round"
+        for twin in range(twins):
+            if twin >= 2 and k >= LATE_TWIN_ROUNDS:
+                assert all(t != twin for _, t in ran), (k, twin)
+                continue
+            w = ran.get((wide, twin))
+            done = w is not None and probes[w]["status"] == "no_win"
+            for mode in range(modes):
+                if mode == wide:
+                    continue
+                i = ran.get((mode, twin))
+                if i is not None:
+                    assert not (done and w < i), ("ran after its wide probe finished", k, twin)
+                elif not last_round:
+                    assert done and w is not None, ("skipped though not nested", k, mode, twin)
+        # Cheap first: the order of the nodes taken in the round before, ties in fixed order.
+        if k >= 1:
+            keys = [(used[(s["mode"], s["twin"])], fixed(s)) for s in probes
+                    if (s["mode"], s["twin"]) in used]
+            assert keys == sorted(keys), (k, keys)
+        used = {}
+        for s in probes:
+            used[(s["mode"], s["twin"])] = s["nodes"]
+        for twin in range(twins):
+            for mode in range(modes):
+                if (mode, twin) not in used and (wide, twin) in used:
+                    used[(mode, twin)] = used[(wide, twin)]      # skipped as nested
+    final = [s for s in steps if s["kind"] == "final"]
+    assert not final or final == steps[-1:], "the final search comes last"
