@@ -34,6 +34,19 @@ cdef int _poll(void *ctx) noexcept with gil:
     return 0
 
 
+cdef SearchLimits _limits(uint64_t max_nodes, double max_seconds, size_t max_bytes,
+                          unsigned prune, int probes):
+    cdef SearchLimits lim
+    lim.max_nodes = max_nodes
+    lim.max_seconds = max_seconds
+    lim.max_bytes = max_bytes
+    lim.prune = prune
+    lim.probes = probes
+    lim.poll = _poll
+    lim.poll_ctx = NULL
+    return lim
+
+
 cdef class CoreGame:
     """A deal set up for the core: ``family`` is "salic" or "banner"."""
     cdef void *deal
@@ -77,7 +90,7 @@ cdef class CoreGame:
         where final_start is the second at which the final exhaustive search began, the one
         after the probes (-1.0 when it never did: the first short search, a probe or a search
         between probe rounds decided, or a limit came first)."""
-        cdef SearchLimits lim
+        cdef SearchLimits lim = _limits(max_nodes, max_seconds, max_bytes, prune, probes)
         cdef SearchResult res
         cdef StateBuf origin
         if start is None:
@@ -86,13 +99,6 @@ cdef class CoreGame:
             if start.game is not self:
                 raise ValueError("start is a position of another deal")
             memcpy(&origin, &start.state, sizeof(StateBuf))
-        lim.max_nodes = max_nodes
-        lim.max_seconds = max_seconds
-        lim.max_bytes = max_bytes
-        lim.prune = prune
-        lim.probes = probes
-        lim.poll = _poll
-        lim.poll_ctx = NULL
         with nogil:
             search_run(self.ops, self.deal, &origin, &lim, &res)
         path = []
@@ -108,18 +114,11 @@ cdef class CoreGame:
         every search of the run in order (csrc/search.h, SearchStep), each a dict with kind
         ("first", "probe", "whole" or "final"), round, mode, twin (the rule set: 0 the rules
         asked for, i the i-th twin), max_disc (-1: exhaustive), budget, nodes and status."""
-        cdef SearchLimits lim
+        cdef SearchLimits lim = _limits(max_nodes, max_seconds, max_bytes, prune, PROBES)
         cdef SearchResult *res = <SearchResult *>malloc(sizeof(SearchResult))
         cdef int i
         if res == NULL:
             raise MemoryError()
-        lim.max_nodes = max_nodes
-        lim.max_seconds = max_seconds
-        lim.max_bytes = max_bytes
-        lim.prune = prune
-        lim.probes = PROBES
-        lim.poll = _poll
-        lim.poll_ctx = NULL
         try:
             with nogil:
                 search_run(self.ops, self.deal, &self.start, &lim, res)
