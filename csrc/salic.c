@@ -769,9 +769,9 @@ static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via,
 /* A probe's discrepancies (docs/solver.md, "order of work"): in mode 0 every step down a move
  * list costs 1; in mode 1 steps cost nothing once the stock is empty, so that under each
  * dealing line with few strays the end game is searched whole.  Mode 1 never costs more, so it
- * is the wide mode (GameOps.modes_nested): a mode-0 probe is skipped where the mode-1 one of its
- * round and rules, run before it, tried all its lines.  (The modes also differ in where deep-room runs: a cut, which leaves every
- * winning line in place.) */
+ * is the wide mode (GameOps.modes_nested): a mode-0 probe is skipped where the mode-1 one of
+ * its round and rules, run before it, tried all its lines.  (The modes also differ in where
+ * deep-room runs: a cut, which leaves every winning line in place.) */
 static int choice_cost(const void *dv, const void *sv, int mode) {
     (void)dv;
     const SalicState *s = sv;

@@ -45,9 +45,9 @@ static inline uint64_t key_hash(const Key *k) {
 static inline int key_empty(const Key *k) { return k->w[1] == 0; }
 
 /* A slot's tag: 0 when empty, else 0x80 and the low 7 bits of its key's hash, which slot_of
- * hardly uses (it takes the hash's high bits).  A lookup walks the tags, one byte per slot, and reads a
- * key only where the tag matches: a new key (most inserts) reads no key at all, and its store
- * does not stall the search the way a load that misses the cache does. */
+ * hardly uses (it takes the hash's high bits).  A lookup walks the tags, one byte per slot, and
+ * reads a key only where the tag matches: a new key (most inserts) reads no key at all, and its
+ * store does not stall the search the way a load that misses the cache does. */
 static inline uint8_t tag_of(uint64_t hash) { return (uint8_t)(0x80 | (hash & 0x7f)); }
 #define ENTRY_BYTES TABLE_ENTRY_BYTES
 
@@ -149,6 +149,9 @@ static void advise_huge(void *p, size_t bytes) {
  *    to a side buffer instead.  Every key inserted so far sits where plain linear probing from
  *    its home slot would find it, with no empty slot in between, because slots only fill.
  * 4. Insert the side buffer's keys the usual way (with wrap-round).
+ *
+ * The tags are grown first and cleared; steps 2 and 3 read the keys themselves to tell empty
+ * slots, and each key's tag is written where steps 3 and 4 put it.
  *
  * The slot map is monotone in the hash (slot_of), and step 2 keeps the old slot order, which is
  * nearly the hash order, so step 3's probes are short and it reads and writes memory in order. */
