@@ -40,7 +40,7 @@
                                      of the nodes each took in the round before, fewest first
                                      (0: in the fixed order, mode by mode, rule set by rule set) */
 #endif
-#define MAX_MODES 4
+#define MAX_MODES 4               /* probe modes a round runs at most (every game has 2) */
 #define MAX_PROBES 24
 #define FIRST_NODES 1000          /* the short exhaustive search before any probe */
 #define DEAD_SHARE 16

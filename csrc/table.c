@@ -49,7 +49,6 @@ static inline int key_empty(const Key *k) { return k->w[1] == 0; }
  * reads a key only where the tag matches: a new key (most inserts) reads no key at all, and its
  * store does not stall the search the way a load that misses the cache does. */
 static inline uint8_t tag_of(uint64_t hash) { return (uint8_t)(0x80 | (hash & 0x7f)); }
-#define ENTRY_BYTES TABLE_ENTRY_BYTES
 
 static inline int key_equal(const Key *a, const Key *b) {
     return a->w[0] == b->w[0] && a->w[1] == b->w[1] && a->w[2] == b->w[2];
@@ -58,7 +57,7 @@ static inline int key_equal(const Key *a, const Key *b) {
 /* The next capacity: double, but never past max_bytes (the table grows in place, so only one
  * array is ever alive); 0 when the table cannot grow by at least an eighth. */
 static uint64_t next_capacity(const Table *t) {
-    uint64_t total = t->max_bytes / ENTRY_BYTES;
+    uint64_t total = t->max_bytes / TABLE_ENTRY_BYTES;
     uint64_t cap = t->capacity * 2 < total ? t->capacity * 2 : total;
     return cap >= t->capacity + t->capacity / 8 ? cap : 0;
 }
@@ -82,7 +81,7 @@ int table_init(Table *t, size_t max_bytes) {
     memset(t, 0, sizeof *t);
     t->max_bytes = max_bytes;
     uint64_t cap = INITIAL_CAPACITY;
-    while (cap > 16 && cap * ENTRY_BYTES > max_bytes) cap >>= 1;
+    while (cap > 16 && cap * TABLE_ENTRY_BYTES > max_bytes) cap >>= 1;
     t->slots = calloc(cap, sizeof(Key));
     t->tags = calloc(cap, 1);
     if (!t->slots || !t->tags) {
@@ -105,7 +104,7 @@ void table_free(Table *t) {
     t->capacity = t->count = 0;
 }
 
-size_t table_bytes(const Table *t) { return (size_t)t->capacity * ENTRY_BYTES; }
+size_t table_bytes(const Table *t) { return (size_t)t->capacity * TABLE_ENTRY_BYTES; }
 
 static void place(Key *slots, uint8_t *tags, uint64_t cap, const Key *k) {
     uint64_t h = key_hash(k), i = slot_of(h, cap);
