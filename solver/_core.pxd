@@ -43,6 +43,7 @@ cdef extern from "table.h":
     uint64_t table_key_hash(const Key *key) nogil
 
 cdef extern from "search.h":
+    enum: MAX_STEPS
     ctypedef struct SearchLimits:
         uint64_t max_nodes
         double max_seconds
@@ -70,7 +71,7 @@ cdef extern from "search.h":
         double final_start
         MoveCode *path
         int path_len
-        SearchStep steps[256]
+        SearchStep steps[MAX_STEPS]
         int n_steps
     int search_run(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
                    SearchResult *out) nogil
