@@ -476,4 +476,4 @@ static int twin_rules(const void *dv, unsigned prune, unsigned *sets) {
 
 const GameOps BANNER_OPS = {sizeof(BannerState), gen_moves, apply, is_won, make_key, is_dead,
                             choice_cost, EARLY_CHOICE_COST, 0, twin_rules, 0, 2, sealed, level,
-                            BANNER_PROBES_SKIP_DEAL_CACHE, 1, 0};
+                            BANNER_PROBES_SKIP_DEAL_CACHE, 1, 0, NULL};

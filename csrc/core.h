@@ -87,7 +87,8 @@ typedef struct GameOps {
     /* Sound dead-end test (pruning); 1 = no win can follow.  via is the move that led here from
      * a position this test (with the same prune) found alive, or MOVE_NONE.  scratch is
      * scratch_size zeroed bytes kept for one whole search (its probes included), or NULL: the
-     * game may keep statistics there to decide how often to run a costly test.  It starts with
+     * game may keep statistics there to decide how often to run a costly test, and memory of
+     * its own, which scratch_free releases.  It starts with
      * a ScratchHead (scratch_size counts it), which says which part of the search is running. */
     int (*is_dead)(const void *deal, const void *state, unsigned prune, MoveCode via,
                    void *scratch);
@@ -129,6 +130,9 @@ typedef struct GameOps {
      * "Order of work"). */
     int modes_nested;
     int wide_mode;
+    /* Releases what is_dead allocated and left in scratch (NULL: nothing to release); search.c
+     * calls it once, when the search is over. */
+    void (*scratch_free)(void *scratch);
 } GameOps;
 
 #endif

@@ -1,5 +1,6 @@
 #include "salic.h"
 
+#include <stdlib.h>
 #include <string.h>
 /* The grid walk's arithmetic in SSE2 where the compiler offers it (every x86-64), else plain C
  * (also with -DSALIC_SCALAR_EVAL, to check the two agree). */
@@ -617,43 +618,154 @@ static int grid_build(const SalicDeal *d, const SalicState *s, int grid_max, Gri
     return points;
 }
 
+/* The room memo (docs/solver.md, "deep-room", *Room memo*): the verdicts and step counts of
+ * the tests a search has run, by the grid each was run on.  A test is a function of its grid
+ * and its step budget: the piles in the grid's order with their cards, the foundations' counts,
+ * and visits (the budget follows from these).  So where both match a test run before, that
+ * test's verdict and steps are its own, and the search goes on exactly as if it had run it.
+ * The memo compares the whole signature, never a hash alone.  Its slots are direct-mapped by
+ * the signature's hash, a new test taking its slot over. -DROOM_MEMO=0 builds the search
+ * without it. */
+#ifndef ROOM_MEMO
+#define ROOM_MEMO 1
+#endif
+#ifndef MEMO_SLOTS
+#define MEMO_SLOTS (1 << 16)
+#endif
+#define SIG_MAX 98                   /* a signature's bytes at most: a slot is 112 bytes */
+
+typedef struct {
+    uint64_t hash;                  /* 0: an empty slot */
+    uint32_t steps;                 /* what the test added to its step count */
+    uint8_t dead, len;
+    uint8_t sig[SIG_MAX];
+} MemoEntry;
+
+/* The signature of a test: visits, the number of piles, each pile's length, the cards two to
+ * a byte (slots are below 16), and the foundations' counts by slot two to a byte (at most 8
+ * each).  Returns its length, or -1 where it would not fit. */
+static int grid_signature(const Grid *g, int visits, uint8_t *sig) {
+    int n = 0;
+    uint32_t v = (uint32_t)visits;
+    for (int i = 0; i < 4; i++) sig[n++] = (uint8_t)(v >> (8 * i));
+    sig[n++] = (uint8_t)g->k;
+    int cards = 0;
+    for (int p = 0; p < g->k; p++) {
+        sig[n++] = (uint8_t)g->len[p];
+        cards += g->len[p];
+    }
+    if (n + (cards + 1) / 2 + 8 > SIG_MAX) return -1;
+    int half = 0;
+    for (int p = 0; p < g->k; p++)
+        for (int i = 0; i < g->len[p]; i++, half ^= 1) {
+            if (half) sig[n++] |= (uint8_t)(g->card[p][i] << 4);
+            else sig[n] = g->card[p][i];
+        }
+    if (half) n++;
+    for (int i = 0; i < 16; i += 2) sig[n++] = (uint8_t)(g->found[i] | g->found[i + 1] << 4);
+    return n;
+}
+
+static uint64_t signature_hash(const uint8_t *sig, int n) {
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (int i = 0; i < n; i++) h = (h ^ sig[i]) * 0x100000001b3ULL;
+    h ^= h >> 31;
+    return h | 1;
+}
+
 /* The test with a grid of at most grid_max points (seen: grid_max bits) and visits steps
- * beyond a straight walk; visits < 0: the whole walk, never cut short. */
+ * beyond a straight walk; visits < 0: the whole walk, never cut short.  memo: the search's room
+ * memo (MEMO_SLOTS slots), or NULL. */
 static int room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, int grid_max,
-                     int visits, uint8_t *seen) {
+                     int visits, uint8_t *seen, MemoEntry *memo) {
     Grid g;
     int points = grid_build(d, s, grid_max, &g);
     if (g.k == 0) return 0;
-    if (first_copy_dead(&g)) return 1;
-    /* Enough steps for a walk straight to the end (k tries per card), and visits more.  Each
-     * point is left at most once, by at most k steps: k * points steps always suffice. */
-    int budget = visits < 0 ? g.k * points : g.k * g.pt.left + visits, left = budget;
-    int dead = grid_walk(&g, points, &left, seen) == 0;
-    *steps += (uint64_t)(budget - (left > 0 ? left : 0)) + (uint64_t)g.k * 12;
+    MemoEntry *e = NULL;
+    uint8_t sig[SIG_MAX];
+    int n = memo ? grid_signature(&g, visits, sig) : -1;
+    uint64_t h = 0;
+    if (n > 0) {
+        h = signature_hash(sig, n);
+        e = &memo[h & (MEMO_SLOTS - 1)];
+        if (e->hash == h && e->len == n && memcmp(e->sig, sig, (size_t)n) == 0) {
+            *steps += e->steps;
+            return e->dead;
+        }
+    }
+    int dead;
+    uint64_t added = 0;
+    if (first_copy_dead(&g)) {
+        dead = 1;
+    } else {
+        /* Enough steps for a walk straight to the end (k tries per card), and visits more.
+         * Each point is left at most once, by at most k steps: k * points steps always
+         * suffice. */
+        int budget = visits < 0 ? g.k * points : g.k * g.pt.left + visits, left = budget;
+        dead = grid_walk(&g, points, &left, seen) == 0;
+        added = (uint64_t)(budget - (left > 0 ? left : 0)) + (uint64_t)g.k * 12;
+    }
+    *steps += added;
+    if (e && added <= UINT32_MAX) {
+        e->hash = h;
+        e->steps = (uint32_t)added;
+        e->dead = (uint8_t)dead;
+        e->len = (uint8_t)n;
+        memcpy(e->sig, sig, (size_t)n);
+    }
     return dead;
 }
 
-static int parking_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps) {
+static int parking_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps,
+                             MemoEntry *memo) {
     uint8_t seen[GRID_MAX / 8];
-    return room_dead(d, s, steps, GRID_MAX, GRID_VISITS, seen);
+    return room_dead(d, s, steps, GRID_MAX, GRID_VISITS, seen, memo);
 }
 
 /* PRUNE_DEEP_ROOM (docs/solver.md, "deep-room"): the same test with a larger grid and budget. */
 #define DEEP_GRID (1 << 20)
 #define DEEP_VISITS 5000
 
-static int deep_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, int visits) {
+static int deep_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, int visits,
+                          MemoEntry *memo) {
     uint8_t seen[DEEP_GRID / 8];     /* 128 KiB of stack */
-    return room_dead(d, s, steps, DEEP_GRID, visits, seen);
+    return room_dead(d, s, steps, DEEP_GRID, visits, seen, memo);
 }
 
 /* Test hook (CorePosition.room_dead): the parking-room test (deep: with deep-room's grid) on
  * its own, its walk cut short as in the search or (whole) never. */
 int salic_room_dead(const SalicDeal *d, const SalicState *s, int deep, int whole) {
     uint64_t ignored = 0;
-    if (deep) return deep_room_dead(d, s, &ignored, whole ? -1 : DEEP_VISITS);
+    if (deep) return deep_room_dead(d, s, &ignored, whole ? -1 : DEEP_VISITS, NULL);
     uint8_t seen[GRID_MAX / 8];
-    return room_dead(d, s, &ignored, GRID_MAX, whole ? -1 : GRID_VISITS, seen);
+    return room_dead(d, s, &ignored, GRID_MAX, whole ? -1 : GRID_VISITS, seen, NULL);
+}
+
+/* Test hook (CorePosition.room_memo_check): the test (as salic_room_dead) run without the room
+ * memo and through one memo that the calls share (reset: empty it first), as the search does
+ * over the positions of one deal.  Returns -1 where the two differ in verdict or in the steps
+ * they count, else the verdict, plus 2 where the memo had it (-2: no memory). */
+int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int whole, int reset) {
+    static MemoEntry *memo;
+    static uint8_t *seen;
+    if (!memo) memo = malloc(MEMO_SLOTS * sizeof *memo);
+    if (!seen) seen = malloc(DEEP_GRID / 8);
+    if (!memo || !seen) return -2;
+    if (reset) memset(memo, 0, MEMO_SLOTS * sizeof *memo);
+    int grid_max = deep ? DEEP_GRID : GRID_MAX;
+    int visits = whole ? -1 : deep ? DEEP_VISITS : GRID_VISITS;
+    uint64_t plain = 0, memo_steps = 0;
+    int v0 = room_dead(d, s, &plain, grid_max, visits, seen, NULL);
+    Grid g;
+    uint8_t sig[SIG_MAX];
+    grid_build(d, s, grid_max, &g);
+    int n = g.k ? grid_signature(&g, visits, sig) : -1, had = 0;
+    if (n > 0) {
+        const MemoEntry *e = &memo[signature_hash(sig, n) & (MEMO_SLOTS - 1)];
+        had = e->hash == signature_hash(sig, n) && e->len == n && memcmp(e->sig, sig, (size_t)n) == 0;
+    }
+    int v1 = room_dead(d, s, &memo_steps, grid_max, visits, seen, memo);
+    return v0 == v1 && plain == memo_steps ? v0 + 2 * had : -1;
 }
 
 /* Test hook (CorePosition.grid_eval_check): from the origin of the position's deep grid to its
@@ -716,7 +828,17 @@ typedef struct {
 typedef struct {
     ScratchHead head;
     TestCounts room, deep, near;    /* room.offered counts every deal offered */
+    MemoEntry *memo;                /* the room memo, made when the deep test takes over (NULL:
+                                       not yet, or no memory for it; the tests then run without
+                                       it), so that the deals decided sooner do not pay for it */
 } RoomStats;
+
+/* GameOps.scratch_free: the room memo goes with the search. */
+static void free_scratch(void *scratch) {
+    RoomStats *st = scratch;
+    free(st->memo);
+    st->memo = NULL;
+}
 
 /* The throttle above: skip this run of a test so counted (steps_per_deal 0: no cap). */
 static int skip_test(const TestCounts *c, uint64_t trial, uint64_t steps_per_deal) {
@@ -735,10 +857,12 @@ static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via,
     uint64_t ignored = 0;
     int deep = (prune & PRUNE_DEEP_ROOM) != 0;
     if (!st) {
-        if (deep) return deep_room_dead(d, s, &ignored, DEEP_VISITS);
-        return (prune & PRUNE_PARKING_ROOM) && parking_room_dead(d, s, &ignored);
+        if (deep) return deep_room_dead(d, s, &ignored, DEEP_VISITS, NULL);
+        return (prune & PRUNE_PARKING_ROOM) && parking_room_dead(d, s, &ignored, NULL);
     }
     st->room.offered++;
+    if (ROOM_MEMO && !st->memo && st->room.offered == DEEP_AFTER + 1)
+        st->memo = calloc(MEMO_SLOTS, sizeof *st->memo);
     TestCounts *c;
     int dead;
     int whole_end_games = st->head.final_search || st->head.probe_mode == 1;
@@ -747,20 +871,20 @@ static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via,
         c = &st->near;
         c->offered++;
         c->tested++;
-        dead = deep_room_dead(d, s, &c->steps, NEAR_VISITS);
+        dead = deep_room_dead(d, s, &c->steps, NEAR_VISITS, st->memo);
     } else if (deep && st->room.offered > DEEP_AFTER) {
         c = &st->deep;
         c->offered++;
         int uncapped = st->head.final_search && !d->park_after_stock;
         if (skip_test(c, DEEP_TRIAL, uncapped ? 0 : DEEP_STEPS_PER_DEAL)) return 0;
         c->tested++;
-        dead = deep_room_dead(d, s, &c->steps, DEEP_VISITS);
+        dead = deep_room_dead(d, s, &c->steps, DEEP_VISITS, st->memo);
     } else {
         if (!(prune & PRUNE_PARKING_ROOM)) return 0;
         c = &st->room;
         if (skip_test(c, ROOM_TRIAL, ROOM_STEPS_PER_DEAL)) return 0;
         c->tested++;
-        dead = parking_room_dead(d, s, &c->steps);
+        dead = parking_room_dead(d, s, &c->steps, st->memo);
     }
     c->dead += (uint64_t)dead;
     return dead;
@@ -806,4 +930,5 @@ static int level(const void *dv, const void *sv) {
 const GameOps SALIC_OPS = {sizeof(SalicState), gen_moves, apply, is_won, make_key, is_dead,
                            choice_cost, 1,
                            PRUNE_PARKING_ROOM | PRUNE_LAZY_PLAYS | PRUNE_DEEP_ROOM | PRUNE_LAZY_ORDER,
-                           twin_rules, sizeof(RoomStats), 2, sealed, level, 0, 1, 1};
+                           twin_rules, sizeof(RoomStats), 2, sealed, level, 0, 1, 1,
+                           free_scratch};

@@ -53,6 +53,10 @@ int salic_grid_eval_check(const SalicDeal *d, const SalicState *s, uint64_t seed
 /* Test hook: the parking-room test alone (deep: deep-room's grid; whole: the walk never cut
  * short). */
 int salic_room_dead(const SalicDeal *d, const SalicState *s, int deep, int whole);
+/* Test hook: the same test without the room memo and through one that the calls share (reset:
+ * emptied first): -1 where they differ (verdict or steps), else the verdict, plus 2 where the
+ * memo had it. */
+int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int whole, int reset);
 
 extern const GameOps SALIC_OPS;
 

@@ -365,6 +365,7 @@ last:
     }
 done:
     if (dead) table_free(dead);
+    if (ops->scratch_free) ops->scratch_free(scratch);
     free(scratch);
     out->status = status;
     out->seconds = search_clock() - t0;

@@ -234,6 +234,19 @@ cdef class CorePosition:
         return bool(salic_room_dead(<SalicDeal *>self.game.deal, <SalicState *>&self.state, deep,
                                     whole))
 
+    def room_memo_check(self, bint deep=True, bint whole=False, bint reset=False):
+        """Salic family, for the tests: the parking-room test (as room_dead) without the room
+        memo and through one memo that these calls share (reset: emptied first), as a search
+        shares one over a deal's positions. (verdict, hit): the verdict where the two agree in
+        verdict and in the steps they count, else None; hit, whether the memo had it."""
+        if self.game.family != "salic":
+            raise ValueError("room_memo_check is for the Salic family")
+        cdef int rc = salic_room_memo_check(<SalicDeal *>self.game.deal,
+                                            <SalicState *>&self.state, deep, whole, reset)
+        if rc == -2:
+            raise MemoryError()
+        return (None, False) if rc < 0 else (bool(rc & 1), bool(rc & 2))
+
     def choice_cost(self, int mode):
         """The discrepancies a probe in this mode pays per step down this position's move list
         (GameOps.choice_cost; 1 where the game weighs none)."""

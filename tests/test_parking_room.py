@@ -211,6 +211,51 @@ def test_deep_room_never_calls_a_winning_line_dead(game_id):
     assert lines >= 10, lines
 
 
+def deal_walks(core, rng, walks):
+    """Positions after each deal along `walks` random walks over one deal (each plays a
+    foundation move with its own probability, else deals), then along its end games."""
+    for _ in range(walks):
+        pos, p = core.position(), rng.uniform(0.1, 0.9)
+        while not pos.is_won():
+            moves = pos.moves(True, 0)
+            plays = [m for m in moves if m[0] == _core.FOUND]
+            deals_ = [m for m in moves if m[0] == _core.DEAL]
+            if plays and (rng.random() < p or not deals_):
+                pos = pos.play(rng.choice(plays))
+            elif deals_:
+                pos = pos.play(deals_[0])
+                yield pos
+            elif moves:
+                pos = pos.play(rng.choice(moves))
+                yield pos
+            else:
+                break
+
+
+@pytest.mark.parametrize("game_id", SALIC_GAMES)
+@settings(max_examples=4, deadline=None)
+@given(deal=st.integers(1, 10 ** 6), seed=st.integers(0, 2 ** 32))
+def test_room_memo_gives_each_test_its_own_verdict(game_id, deal, seed):
+    """The room memo (csrc/salic.c) hands back a test's verdict and step count where the grid
+    and the budget match one it holds. The positions of many random walks over one deal go
+    through one memo, as in a search (walks share grids, and meet grids that differ from a
+    held one only in the foundations, the pile order or the budget); at every one the memo's
+    answer is the test's own, verdict and steps (the steps drive the tests' throttle, so a
+    search with the memo is node for node the search without it)."""
+    game = find_game(game_id)
+    core = core_game(game, deal_from_number(game, deal))
+    rng = random.Random(seed)
+    tally = Counter()
+    first = True
+    for pos in deal_walks(core, rng, walks=12):
+        for deep, whole in ((False, False), (True, False), (True, True)):
+            verdict, hit = pos.room_memo_check(deep, whole, reset=first)
+            first = False
+            assert verdict is not None, (game_id, deal, seed, deep, whole)
+            tally[hit] += 1
+    assert tally[True] > 0 and tally[False] > 0, dict(tally)
+
+
 @pytest.mark.parametrize("game_id", SALIC_GAMES)
 @settings(max_examples=25, deadline=None)
 @given(deal=st.integers(1, 10 ** 6), walk=st.integers(0, 2 ** 32), seed=st.integers(1, 2 ** 63))
