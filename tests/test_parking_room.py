@@ -99,26 +99,35 @@ def positions_with_piles(game, rng, deals):
         yield number, core, pos, piles_of(cache[number], pos)
 
 
+def random_walk(pos, rng, p, end_game=False):
+    """The positions after each deal along a random walk from pos that plays a foundation move
+    with probability p, else deals; with end_game, once the stock is empty, the positions after
+    each random move too."""
+    while not pos.is_won():
+        moves = pos.moves(True, 0)
+        plays = [m for m in moves if m[0] == _core.FOUND]
+        deals_ = [m for m in moves if m[0] == _core.DEAL]
+        if plays and (rng.random() < p or not deals_):
+            pos = pos.play(rng.choice(plays))
+        elif deals_:
+            pos = pos.play(deals_[0])
+            yield pos
+        elif end_game and moves:
+            pos = pos.play(rng.choice(moves))
+            yield pos
+        else:
+            break
+
+
 def positions(game, rng, deals):
     """Positions after each deal along random walks that play a foundation move with
-    probability p (else deal; p from 0.1 to 0.9, so some walks bury what they need), then
+    probability p (else deal; p from 0.1 to 0.6, so some walks bury what they need), then
     positions after the stock is empty."""
     for _ in range(deals):
         number = rng.randint(1, 10 ** 6)
         core = core_game(game, deal_from_number(game, number))
-        pos = core.position()
-        p = rng.uniform(0.1, 0.6)
-        while not pos.is_won():
-            moves = pos.moves(True, 0)
-            plays = [m for m in moves if m[0] == _core.FOUND]
-            deals_ = [m for m in moves if m[0] == _core.DEAL]
-            if plays and (rng.random() < p or not deals_):
-                pos = pos.play(rng.choice(plays))
-            elif deals_:
-                pos = pos.play(deals_[0])
-                yield number, core, pos
-            else:
-                break
+        for pos in random_walk(core.position(), rng, rng.uniform(0.1, 0.6)):
+            yield number, core, pos
     yield from endgame_walks(game, rng, deals)
 
 
@@ -215,21 +224,7 @@ def deal_walks(core, rng, walks):
     """Positions after each deal along `walks` random walks over one deal (each plays a
     foundation move with its own probability, else deals), then along its end games."""
     for _ in range(walks):
-        pos, p = core.position(), rng.uniform(0.1, 0.9)
-        while not pos.is_won():
-            moves = pos.moves(True, 0)
-            plays = [m for m in moves if m[0] == _core.FOUND]
-            deals_ = [m for m in moves if m[0] == _core.DEAL]
-            if plays and (rng.random() < p or not deals_):
-                pos = pos.play(rng.choice(plays))
-            elif deals_:
-                pos = pos.play(deals_[0])
-                yield pos
-            elif moves:
-                pos = pos.play(rng.choice(moves))
-                yield pos
-            else:
-                break
+        yield from random_walk(core.position(), rng, rng.uniform(0.1, 0.9), end_game=True)
 
 
 @pytest.mark.parametrize("game_id", SALIC_GAMES)
