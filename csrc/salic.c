@@ -630,7 +630,7 @@ static int grid_build(const SalicDeal *d, const SalicState *s, int grid_max, Gri
 #define ROOM_MEMO 1
 #endif
 #ifndef MEMO_SLOTS
-#define MEMO_SLOTS (1 << 16)
+#define MEMO_SLOTS (1 << 19)         /* 56 MiB: docs/solver.md, *Room memo*, "Size" */
 #endif
 #define SIG_MAX 98                   /* a signature's bytes at most: a slot is 112 bytes */
 
