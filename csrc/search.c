@@ -69,7 +69,7 @@ static int collect_path(const Frame *frames, int depth, SearchResult *out) {
     return 0;
 }
 
-/* One depth-first search over a fresh table.  max_disc >= 0 makes it a probe: trying the i-th
+/* One depth-first search over a fresh table (seen_table, emptied first).  max_disc >= 0 makes it a probe: trying the i-th
  * move of a position (0-based, in the generator's order) costs i * GameOps.choice_cost (in the
  * probe's mode) discrepancies, and a line may spend at most max_disc; a probe proves nothing
  * when it finds no win.
@@ -88,14 +88,14 @@ static int collect_path(const Frame *frames, int depth, SearchResult *out) {
  * go down, so again no position seen before but not searched whole is reachable from them. */
 static int dfs(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
                int max_disc, int mode, uint64_t node_budget, double t0, void *scratch,
-               Table *dead, SearchResult *out) {
-    Table table;
+               Table *dead, Table *seen_table, SearchResult *out) {
     size_t frame_cap = 256;
     Frame *frames = malloc(frame_cap * sizeof(Frame));
-    if (!frames || table_init(&table, lim->max_bytes) != 0) {
-        free(frames);
-        return SEARCH_LIMIT_MEMORY;
-    }
+    if (!frames) return SEARCH_LIMIT_MEMORY;
+    /* The search's table, emptied, at a size that holds node_budget keys if the memory an
+     * earlier search of this deal took allows (table_reset; search_run). */
+    Table *table = seen_table;
+    table_reset(table, node_budget < UINT64_MAX ? node_budget + 1 : node_budget);
     unsigned prune = lim->prune;
     int reduced = (prune & PRUNE_SYMMETRY) != 0;
     int weighted = prune && ops->choice_cost;
@@ -104,7 +104,7 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
     uint64_t nodes = 0;
 
     ops->key(deal, start, &key);
-    table_insert(&table, &key);
+    table_insert(table, &key);
     if (ops->is_won(deal, start)) {
         status = SEARCH_WIN;
     } else if (!(prune && ops->is_dead(deal, start, prune, MOVE_NONE, scratch))) {
@@ -139,7 +139,7 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
         Frame *child = &frames[depth];
         ops->apply(deal, &f->state, m, &child->state);
         ops->key(deal, &child->state, &key);
-        int seen = table_insert(&table, &key);
+        int seen = table_insert(table, &key);
         if (seen == TABLE_SEEN) continue;
         if (seen == TABLE_FULL) { status = SEARCH_LIMIT_MEMORY; break; }
         nodes++;
@@ -182,11 +182,11 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
     }
     if (status == SEARCH_WIN && collect_path(frames, depth, out) != 0) status = SEARCH_LIMIT_MEMORY;
     out->nodes += nodes;
-    out->states = table.count;
-    if (table_bytes(&table) > out->table_bytes) out->table_bytes = table_bytes(&table);
-    size_t peak = table_bytes(&table) + frame_cap * sizeof(Frame) + (dead ? table_bytes(dead) : 0);
+    out->states = table->count;
+    if (table_bytes(table) > out->table_bytes) out->table_bytes = table_bytes(table);
+    size_t peak = table_held_bytes(table) + frame_cap * sizeof(Frame) +
+                  (dead ? table_held_bytes(dead) : 0);
     if (peak > out->peak_bytes) out->peak_bytes = peak;
-    table_free(&table);
     free(frames);
     return status;
 }
@@ -245,6 +245,13 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     size_t dead_bytes = lim->max_bytes / DEAD_SHARE;
     if (use_cache) run_lim.max_bytes = lim->max_bytes - dead_bytes;
     lim = &run_lim;
+    /* One table for all the searches of the deal, each starting with it emptied (dfs). */
+    Table table;
+    if (table_init(&table, lim->max_bytes) != 0) {
+        free(scratch);
+        out->status = SEARCH_LIMIT_MEMORY;
+        return SEARCH_LIMIT_MEMORY;
+    }
     /* First a short exhaustive search: most deals are decided within it.  If it ends undecided,
      * probes follow: finding a win is usually cheap when the line strays little from the move
      * order, while a plain depth-first search can sink its whole budget under one early mistake.
@@ -255,7 +262,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     first_lim.prune &= ~ops->later_rules;
     ScratchHead *head = scratch;
     head->probe_mode = -1;
-    status = dfs(ops, deal, start, &first_lim, -1, 0, first, t0, scratch, NULL, out);
+    status = dfs(ops, deal, start, &first_lim, -1, 0, first, t0, scratch, NULL, &table, out);
     log_step(out, STEP_FIRST, 0, 0, 0, -1, first, 0, status);
     if (status != SEARCH_LIMIT_NODES || out->nodes >= budget) goto done;
     if (use_cache && table_init(&dead_table, dead_bytes) == 0)
@@ -323,7 +330,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
             probe_lim.prune &= ~twin_off[twin];
             head->probe_mode = mode;
             status = dfs(ops, deal, start, &probe_lim, k * probe_step, mode, b, t0, scratch,
-                         dead, out);
+                         dead, &table, out);
             log_step(out, STEP_PROBE, k, mode, twin, k * probe_step, b, before, status);
             head->probe_mode = -1;
             if (mode == wide) wide_done[twin] = status == SEARCH_NO_WIN;
@@ -345,7 +352,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
             uint64_t before = out->nodes;
             SearchLimits whole_lim = in_probe_share(lim);
             head->final_search = 1;
-            status = dfs(ops, deal, start, &whole_lim, -1, 0, b, t0, scratch, dead, out);
+            status = dfs(ops, deal, start, &whole_lim, -1, 0, b, t0, scratch, dead, &table, out);
             log_step(out, STEP_WHOLE, k, 0, 0, -1, b, before, status);
             head->final_search = 0;
             probe_left = share_left(probe_left, before, out);
@@ -360,11 +367,12 @@ last:
     out->final_start = search_clock() - t0;
     {
         uint64_t before = out->nodes, b = budget - out->nodes;
-        status = dfs(ops, deal, start, lim, -1, 0, b, t0, scratch, dead, out);
+        status = dfs(ops, deal, start, lim, -1, 0, b, t0, scratch, dead, &table, out);
         log_step(out, STEP_FINAL, 0, 0, 0, -1, b, before, status);
     }
 done:
     if (dead) table_free(dead);
+    table_free(&table);
     if (ops->scratch_free) ops->scratch_free(scratch);
     free(scratch);
     out->status = status;

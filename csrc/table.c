@@ -42,8 +42,6 @@ static inline uint64_t key_hash(const Key *k) {
 #endif
 }
 
-static inline int key_empty(const Key *k) { return k->w[1] == 0; }
-
 /* A slot's tag: 0 when empty, else 0x80 and the low 7 bits of its key's hash, which slot_of
  * hardly uses (it takes the hash's high bits).  A lookup walks the tags, one byte per slot, and
  * reads a key only where the tag matches: a new key (most inserts) reads no key at all, and its
@@ -82,7 +80,7 @@ int table_init(Table *t, size_t max_bytes) {
     t->max_bytes = max_bytes;
     uint64_t cap = INITIAL_CAPACITY;
     while (cap > 16 && cap * TABLE_ENTRY_BYTES > max_bytes) cap >>= 1;
-    t->slots = calloc(cap, sizeof(Key));
+    t->slots = malloc(cap * sizeof(Key));
     t->tags = calloc(cap, 1);
     if (!t->slots || !t->tags) {
         free(t->slots);
@@ -91,9 +89,25 @@ int table_init(Table *t, size_t max_bytes) {
         t->tags = NULL;
         return -1;
     }
-    t->capacity = cap;
+    t->capacity = t->allocated = cap;
     set_limit(t);
     return 0;
+}
+
+void table_reset(Table *t, uint64_t want) {
+    uint64_t cap = INITIAL_CAPACITY;
+    while (cap > 16 && cap * TABLE_ENTRY_BYTES > t->max_bytes) cap >>= 1;
+    t->capacity = cap;
+    set_limit(t);
+    /* Up the sizes the table grows through (so the last is the same), within the memory held. */
+    while (t->limit < want) {
+        uint64_t cap2 = next_capacity(t);
+        if (!cap2 || cap2 > t->allocated) break;
+        t->capacity = cap2;
+        set_limit(t);
+    }
+    memset(t->tags, 0, t->capacity);
+    t->count = 0;
 }
 
 void table_free(Table *t) {
@@ -101,10 +115,12 @@ void table_free(Table *t) {
     free(t->tags);
     t->slots = NULL;
     t->tags = NULL;
-    t->capacity = t->count = 0;
+    t->capacity = t->allocated = t->count = 0;
 }
 
 size_t table_bytes(const Table *t) { return (size_t)t->capacity * TABLE_ENTRY_BYTES; }
+
+size_t table_held_bytes(const Table *t) { return (size_t)t->allocated * TABLE_ENTRY_BYTES; }
 
 static void place(Key *slots, uint8_t *tags, uint64_t cap, const Key *k) {
     uint64_t h = key_hash(k), i = slot_of(h, cap);
@@ -112,8 +128,6 @@ static void place(Key *slots, uint8_t *tags, uint64_t cap, const Key *k) {
     slots[i] = *k;
     tags[i] = tag_of(h);
 }
-
-static const Key EMPTY_KEY;
 
 /* Ask for transparent huge pages on the 2 MiB-aligned part of a large block.  The table is read at
  * random; with 2 MiB pages a table of hundreds of megabytes needs a few hundred TLB entries
@@ -136,50 +150,53 @@ static void advise_huge(void *p, size_t bytes) {
  * is unchanged; if the small side buffer cannot grow, the keys that did not fit in it are lost
  * (a valid table that has forgotten some positions: the search then stops, see table_insert).
  *
- * 1. realloc to the new size (for large blocks glibc remaps the pages, it does not copy).
+ * A slot is in use exactly when its tag is not 0: the keys of empty slots are never read, so a
+ * reset (table_reset) clears the tags alone, and the arrays keep the memory they have.
+ *
+ * 1. Unless the arrays are already that large (a table reset after it had grown), realloc both
+ *    to the new size (for large blocks glibc remaps the pages, it does not copy).
  * 2. Move the keys, in slot order, to the top `count` slots.  Reading down from the top of the
  *    old array and writing down from the top of the new one, the write index never falls below
- *    the read index, so no unread key is overwritten; the slots below the block end up empty.
+ *    the read index, so no unread key is overwritten.  Then clear every tag.
  * 3. Take the keys out of the block bottom up and insert each by linear probing under the new
  *    capacity.  All slots below the key's own slot hold only keys already inserted or nothing,
- *    and its own slot has just been emptied, so a probe that starts at or below it stops there at
- *    the latest and never touches a key not yet moved.  A key whose new home slot lies above its
- *    own slot (keys that had wrapped round the old array's end, and a few at the very top) goes
- *    to a side buffer instead.  Every key inserted so far sits where plain linear probing from
- *    its home slot would find it, with no empty slot in between, because slots only fill.
+ *    and its own slot has just been taken out, so a probe that starts at or below it stops there
+ *    at the latest and never touches a key not yet moved.  A key whose new home slot lies above
+ *    its own slot (keys that had wrapped round the old array's end, and a few at the very top)
+ *    goes to a side buffer instead.  Every key inserted so far sits where plain linear probing
+ *    from its home slot would find it, with no empty slot in between, because slots only fill.
  * 4. Insert the side buffer's keys the usual way (with wrap-round).
  *
- * The tags are grown first and cleared; steps 2 and 3 read the keys themselves to tell empty
- * slots, and each key's tag is written where steps 3 and 4 put it.
+ * Step 2 reads the old tags to tell the slots in use; steps 3 and 4 write each key's tag where
+ * they put it, and a slot not yet written has tag 0.
  *
  * The slot map is monotone in the hash (slot_of), and step 2 keeps the old slot order, which is
  * nearly the hash order, so step 3's probes are short and it reads and writes memory in order. */
 static int grow(Table *t) {
     uint64_t cap = t->capacity, cap2 = next_capacity(t), n = t->count;
-    uint8_t *tags = realloc(t->tags, cap2);
-    if (!tags) return -1;
-    t->tags = tags;
-    Key *s = realloc(t->slots, cap2 * sizeof(Key));
-    if (!s) return -1;
-    advise_huge(s, cap2 * sizeof(Key));
-    advise_huge(tags, cap2);
-    memset(tags, 0, cap2);
-    memset(s + cap, 0, (cap2 - cap) * sizeof(Key));
-    uint64_t w = cap2;
-    for (uint64_t r = cap; r-- > 0;) {
-        if (key_empty(&s[r])) continue;
-        if (--w != r) {
-            s[w] = s[r];
-            s[r] = EMPTY_KEY;
-        }
+    if (cap2 > t->allocated) {
+        uint8_t *tags = realloc(t->tags, cap2);
+        if (!tags) return -1;
+        t->tags = tags;
+        Key *s = realloc(t->slots, cap2 * sizeof(Key));
+        if (!s) return -1;
+        t->slots = s;
+        t->allocated = cap2;
+        advise_huge(s, cap2 * sizeof(Key));
+        advise_huge(tags, cap2);
     }
+    Key *s = t->slots;
+    uint8_t *tags = t->tags;
+    uint64_t w = cap2;
+    for (uint64_t r = cap; r-- > 0;)
+        if (tags[r] && --w != r) s[w] = s[r];
+    memset(tags, 0, cap2);
     Key *side = NULL;
     uint64_t nside = 0, side_cap = 0, lost = 0;
     for (uint64_t src = cap2 - n; src < cap2; src++) {
         Key k = s[src];
-        s[src] = EMPTY_KEY;
         uint64_t h = key_hash(&k), i = slot_of(h, cap2);
-        while (i <= src && !key_empty(&s[i])) i++;
+        while (i <= src && tags[i]) i++;
         if (i <= src) {
             s[i] = k;
             tags[i] = tag_of(h);
@@ -199,7 +216,6 @@ static int grow(Table *t) {
     }
     for (uint64_t j = 0; j < nside; j++) place(s, tags, cap2, &side[j]);
     free(side);
-    t->slots = s;
     t->capacity = cap2;
     t->count = n - lost;
     set_limit(t);

@@ -2,9 +2,11 @@
  *
  * Open addressing with linear probing over entries that are the whole 24-byte key, plus a tag
  * byte per slot in an array of its own (7 bits of the key's hash, table.c): a position counts
- * as seen only when all 192 bits match, never on a hash or a tag alone.  The table starts small and
- * doubles, in place (table.c, grow), so the last size takes all of max_bytes; it never grows past
- * max_bytes, and a full table is reported to the search, which then ends with "unknown (memory)".
+ * as seen only when all 192 bits match, never on a hash or a tag alone.  The table starts small
+ * and doubles, in place (table.c, grow), so the last size takes all of max_bytes; it never grows
+ * past max_bytes, and a full table is reported to the search, which then ends with "unknown
+ * (memory)".  A slot is in use exactly when its tag is not 0, so a reset (one search of a deal
+ * to the next) clears the tags alone and keeps the memory already taken.
  */
 #ifndef TABLE_H
 #define TABLE_H
@@ -18,6 +20,7 @@ typedef struct {
     Key *slots;
     uint8_t *tags;          /* per slot: 0 empty, else 0x80 | 7 bits of the key's hash */
     uint64_t capacity;
+    uint64_t allocated;     /* slots the arrays hold (at least capacity: a reset keeps them) */
     uint64_t count;
     uint64_t limit;         /* grow (or report full) when count reaches this */
     size_t max_bytes;
@@ -27,9 +30,16 @@ enum { TABLE_NEW = 1, TABLE_SEEN = 0, TABLE_FULL = -1 };
 
 int table_init(Table *t, size_t max_bytes);
 void table_free(Table *t);
+/* Empty the table, keeping the memory it holds, at the first of the sizes it grows through
+ * (table_init's, then each next_capacity) whose limit reaches want, or the largest of them
+ * that fits in that memory: a search that will store at most want keys then never grows it,
+ * and it pays neither a rehash nor new pages. */
+void table_reset(Table *t, uint64_t want);
 /* Insert key; TABLE_NEW if it was not there, TABLE_SEEN if it was, TABLE_FULL if out of memory. */
 int table_insert(Table *t, const Key *key);
 size_t table_bytes(const Table *t);
+/* The memory the arrays hold: table_bytes, or more after a reset. */
+size_t table_held_bytes(const Table *t);
 /* The hash that places key (for the tests, which craft keys with chosen hashes). */
 uint64_t table_key_hash(const Key *key);
 /* Whether key is in the table (nothing is inserted). */

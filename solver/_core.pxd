@@ -32,12 +32,14 @@ cdef extern from "table.h":
         Key *slots
         uint8_t *tags
         uint64_t capacity
+        uint64_t allocated
         uint64_t count
         uint64_t limit
         size_t max_bytes
     int TABLE_NEW, TABLE_SEEN, TABLE_FULL
     int table_init(Table *t, size_t max_bytes) nogil
     void table_free(Table *t) nogil
+    void table_reset(Table *t, uint64_t want) nogil
     int table_insert(Table *t, const Key *key) nogil
     int table_contains(const Table *t, const Key *key) nogil
     uint64_t table_key_hash(const Key *key) nogil

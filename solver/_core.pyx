@@ -339,19 +339,28 @@ cdef class KeyTable:
         return table_key_hash(&k)
 
     def tags_agree(self):
-        """Whether every slot's tag is what its key says: 0 for an empty slot, else 0x80 and
-        the low 7 bits of the key's hash."""
+        """Whether every slot in use (tag not 0) has the tag its key says: 0x80 and the low 7
+        bits of the key's hash.  (A slot is in use exactly when its tag is not 0; an empty
+        slot's key is never read, and after a reset it may hold an old one.)"""
         cdef uint64_t i
         for i in range(self.table.capacity):
-            if self.table.slots[i].w[1] == 0:
-                if self.table.tags[i] != 0:
-                    return False
-            elif self.table.tags[i] != 0x80 | (table_key_hash(&self.table.slots[i]) & 0x7f):
+            if self.table.tags[i] != 0 and (
+                    self.table.tags[i] != 0x80 | (table_key_hash(&self.table.slots[i]) & 0x7f)):
                 return False
         return True
 
     def keys(self):
-        """Every stored key, in slot order."""
+        """Every stored key (the slots whose tag is not 0), in slot order."""
         cdef uint64_t i
         return [(self.table.slots[i].w[0], self.table.slots[i].w[1], self.table.slots[i].w[2])
-                for i in range(self.table.capacity) if self.table.slots[i].w[1] != 0]
+                for i in range(self.table.capacity) if self.table.tags[i] != 0]
+
+    def reset(self, uint64_t want=0):
+        """Empty the table, keeping its memory (as the search does between its searches), at
+        the first of its sizes whose limit reaches want that the memory held allows."""
+        table_reset(&self.table, want)
+
+    @property
+    def allocated(self):
+        """Slots the arrays hold: the capacity, or more after a reset."""
+        return self.table.allocated

@@ -81,8 +81,10 @@ hashes = st.one_of(
 keys = st.builds(key_with_hash, hashes, st.integers(0, 1 << 20), st.integers(0, 1 << 20))
 
 
-def check_against_set(max_bytes, sequence):
-    t = KeyTable(max_bytes)
+def check_against_set(max_bytes, sequence, t=None):
+    """Insert sequence into t (a new table if None) and hold it to a set all the way."""
+    if t is None:
+        t = KeyTable(max_bytes)
     model = set()
     full = False
     for k in sequence:
@@ -126,6 +128,28 @@ def test_wrapped_clusters_survive_resizes(max_bytes, top, seed):
                 for i in range(max_bytes // ENTRY_BYTES)]
     _, model = check_against_set(max_bytes, sequence)
     assert model
+
+
+@settings(max_examples=80, deadline=None)
+@given(max_bytes=st.integers(16 * ENTRY_BYTES, 3000 * ENTRY_BYTES),
+       first=st.lists(keys, min_size=0, max_size=4000),
+       second=st.lists(keys, min_size=0, max_size=4000))
+def test_a_reset_table_is_empty_and_a_set_again(max_bytes, first, second):
+    """The search empties one table between its searches of a deal (csrc/search.c): a reset
+    clears the tags alone, so the old keys stay in the slots, unread.  After it nothing of the
+    first sequence is found, the table starts again from its first size with the memory it had,
+    and the second sequence (which shares keys with the first) is a set across every resize."""
+    t, old = check_against_set(max_bytes, first)
+    held = t.allocated
+    fresh = KeyTable(max_bytes)
+    t.reset()
+    assert len(t) == 0 and t.capacity == fresh.capacity and t.limit == fresh.limit
+    assert t.allocated == held >= t.capacity
+    assert not any(k in t for k in old)
+    assert t.keys() == []
+    shared = second + first[: len(first) // 2]
+    check_against_set(max_bytes, shared, t)
+    assert t.allocated >= held
 
 
 def test_absent_keys_are_not_found():
