@@ -1,5 +1,6 @@
 #include "banner.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #if defined(__SSE2__) && !defined(BANNER_SCALAR_SWEEP)
@@ -9,12 +10,23 @@
 
 #define SIX 5
 
+_Static_assert(offsetof(BannerState, trace) == 32 && sizeof(BannerState) == 48,
+               "the trace is the state's third 16-byte word");
+_Static_assert(BANNER_TRACE <= BANNER_TRACE_N, "the trace's values come before its count");
+_Static_assert(sizeof(BannerState) <= sizeof(StateBuf), "a Banner state fits a StateBuf");
+
 static inline uint64_t below_mask(int p, int word) {
     /* bits of talon positions < p within word */
     int lo = word * 64;
     if (p <= lo) return 0;
     if (p >= lo + 64) return ~0ULL;
     return (1ULL << (p - lo)) - 1;
+}
+
+/* The cards in the stock: the present talon cards from p on. */
+static inline int stock_count(const BannerState *s) {
+    return __builtin_popcountll(s->present[0] & ~below_mask(s->p, 0)) +
+           __builtin_popcountll(s->present[1] & ~below_mask(s->p, 1));
 }
 
 int banner_waste_top(const BannerState *s) {
@@ -72,6 +84,7 @@ int banner_setup(BannerDeal *d, BannerState *s, const uint8_t *cards, int ncards
         for (int k = 0; k < RUN_LENGTH; k++) d->need[j * RUN_LENGTH + k] = (uint8_t)((d->base[j] + 1 + k) % 13);
     s->p = 1;
     s->passes = 1;
+    s->trace[BANNER_TRACE_N] = BANNER_TRACE_NONE;
     return 0;
 }
 
@@ -134,6 +147,52 @@ static inline void settle(BannerState *s) {
 
 static inline void take(BannerState *s, int i) { s->present[i >> 6] &= ~(1ULL << (i & 63)); }
 
+static inline int trace_n(const BannerState *s) { return s->trace[BANNER_TRACE_N]; }
+static inline int trace_stock(const BannerState *s) { return s->trace[BANNER_TRACE_STOCK]; }
+
+/* Write the trace word whole: values (16 bytes, the first n of them the trace's; NULL: none),
+ * their count n and the stock count of the position they are of. */
+static inline void put_trace(BannerState *s, const uint8_t *values, int n, int stock) {
+#ifdef BANNER_SSE2
+    __m128i v = values ? _mm_loadu_si128((const __m128i *)values) : _mm_setzero_si128();
+    _mm_storeu_si128((__m128i *)s->trace, _mm_insert_epi16(v, n | stock << 8, 7));
+#else
+    uint8_t w[16] = {0};
+    if (values) memcpy(w, values, BANNER_TRACE);
+    w[BANNER_TRACE_N] = (uint8_t)n;
+    w[BANNER_TRACE_STOCK] = (uint8_t)stock;
+    memcpy(s->trace, w, sizeof w);
+#endif
+}
+
+/* The sweep's trace after a play (docs/solver.md, "banner-prefix", *The sweep's trace*): where
+ * the waste was empty, the waste is empty after it too, and its sweep has no stage; else, where
+ * the trace was the position's own, the play captured the waste top at play 0 (so K_1 = 0), and
+ * the child's sweep is the rest of the parent's: its K_i is the parent's K_(i+1), over the same
+ * stock.  Otherwise nothing is known. */
+static void trace_after_play(const void *pv, BannerState *s) {
+    const BannerState *parent = pv;
+    int n = trace_n(parent);
+    if (banner_waste_top(parent) < 0) {
+        put_trace(s, NULL, 0, stock_count(s));
+    } else if (n != BANNER_TRACE_NONE && n >= 1 && trace_stock(parent) == stock_count(parent) &&
+               parent->trace[0] == 0) {
+#ifdef BANNER_SSE2
+        __m128i v = _mm_srli_si128(_mm_loadu_si128((const __m128i *)parent->trace), 1);
+        _mm_storeu_si128((__m128i *)s->trace,
+                         _mm_insert_epi16(v, (n - 1) | trace_stock(parent) << 8, 7));
+#else
+        uint8_t w[16] = {0};
+        memcpy(w, parent->trace + 1, BANNER_TRACE - 1);
+        put_trace(s, w, n - 1, trace_stock(parent));
+#endif
+    } else {
+        put_trace(s, NULL, BANNER_TRACE_NONE, 0);
+    }
+}
+
+/* A deal leaves the trace as it is: the position it is of is on the child's line of deals too.
+ * A redeal empties the waste: a sweep with no stage. */
 static void apply(const void *dv, const void *sv, MoveCode m, void *outv) {
     const BannerDeal *d = dv;
     BannerState *s = outv;
@@ -167,6 +226,7 @@ static void apply(const void *dv, const void *sv, MoveCode m, void *outv) {
         }
         s->p = 0;
         s->passes++;
+        put_trace(s, NULL, 0, stock_count(s));
         return;
     }
     case MV_WASTE:
@@ -190,6 +250,7 @@ static void apply(const void *dv, const void *sv, MoveCode m, void *outv) {
         }
     }
     }
+    trace_after_play(sv, s);
     if (++s->k == RUN_LENGTH) {
         s->k = 0;
         s->run++;
@@ -269,8 +330,28 @@ static int capture_bound_dead(const BannerDeal *d, const BannerState *s) {
  * is play i-1+K_i, so the cells, the top i waste cards and the first K_i stock cards must hold
  * every rank plays 0..i-1+K_i need.  The smallest K_i that meets this (and is at least K_(i-1))
  * is the best choice for every later i, which only asks K_(i+1) >= K_i; if the stock runs out
- * first, no line wins.  The waste is the present talon cards below p, the stock those from p. */
-static int prefix_sweep_scalar(const BannerDeal *d, const BannerState *s, int p) {
+ * first, no line wins.  The waste is the present talon cards below p, the stock those from p.
+ *
+ * The sweep's trace (docs/solver.md, "banner-prefix", *The sweep's trace*): a sweep that passes
+ * writes its first BANNER_TRACE values K_1, K_2, ... into out (*out_n of them).  z (zn values,
+ * or zn < 0: none) is the trace of the position before the last deal, Z, whose stock began with
+ * the card now on top of the waste.  This position's waste is that card and then Z's, and its
+ * stock Z's without that card, so its stage i and Z's stage i - 1 weigh the same cards against
+ * the same plays when K_i + 1 = Z's K_(i-1); once that holds at the end of a stage, the rest of
+ * this sweep is the rest of Z's, which passed: it passes, with K_t = Z's K_(t-1) - 1 after. */
+#define TRACE_STAGE_END() do {                                               \
+        stage++;                                                             \
+        if (stage <= BANNER_TRACE) out[stage - 1] = (uint8_t)taken;          \
+        if (stage >= 2 && stage - 1 <= zn && z[stage - 2] == taken + 1) {    \
+            int n = zn + 1 < BANNER_TRACE ? zn + 1 : BANNER_TRACE;           \
+            for (int t = stage + 1; t <= n; t++) out[t - 1] = (uint8_t)(z[t - 2] - 1); \
+            *out_n = n;                                                      \
+            return 0;                                                        \
+        }                                                                    \
+    } while (0)
+
+static int prefix_sweep_scalar(const BannerDeal *d, const BannerState *s, int p, const uint8_t *z,
+                               int zn, uint8_t *out, int *out_n) {
     /* bal[r]: copies of rank r held (cells and captures) minus copies wanted (plays counted so
      * far; each capture counts one more play, until the runs end); short_ranks: ranks below 0.
      * Index 13 (BANNER_EMPTY) is an empty cell, never wanted. */
@@ -284,6 +365,7 @@ static int prefix_sweep_scalar(const BannerDeal *d, const BannerState *s, int p)
     int left = d->reserve * RUN_LENGTH - j;      /* plays still to come */
     int w = stock[0] ? 0 : 1;
     int last = -1;                               /* the rank of the last play counted */
+    int stage = 0, taken = 0;                    /* waste cards and stock cards captured */
 #define CAPTURE(r) do {                                                  \
         if (++bal[r] == 0) short_ranks--;                                \
         last = -1;                                                       \
@@ -296,10 +378,13 @@ static int prefix_sweep_scalar(const BannerDeal *d, const BannerState *s, int p)
             if (!stock[w] && (w == 1 || !stock[w = 1])) return 1;
             int pos = __builtin_ctzll(stock[w]);
             stock[w] &= stock[w] - 1;
+            taken++;
             CAPTURE(d->rank[64 * w + pos]);
         }
+        TRACE_STAGE_END();
     }
 #undef CAPTURE
+    *out_n = stage < BANNER_TRACE ? stage : BANNER_TRACE;
     return 0;
 }
 
@@ -314,7 +399,8 @@ static inline __m128i one_hot(int r) {     /* 1 in byte r (0..15); r = -1: all z
     return _mm_loadu_si128((const __m128i *)(ONE_AT_15 + 15 - r));
 }
 
-static int prefix_sweep_sse2(const BannerDeal *d, const BannerState *s, int p) {
+static int prefix_sweep_sse2(const BannerDeal *d, const BannerState *s, int p, const uint8_t *z,
+                             int zn, uint8_t *out, int *out_n) {
     __m128i bal = _mm_setzero_si128();
     const __m128i zero = _mm_setzero_si128();
     for (int i = 0; i < d->cells; i++) bal = _mm_add_epi8(bal, one_hot(s->cell[i]));
@@ -331,6 +417,8 @@ static int prefix_sweep_sse2(const BannerDeal *d, const BannerState *s, int p) {
     const uint8_t *need = d->need + j;
     int left = d->reserve * RUN_LENGTH - j;
     int last = -1;
+    int stage = 0, taken = 0;
+    uint64_t acc0 = 0, acc1 = 0;                 /* the trace's first and second 8 values */
 #define CAPTURE(r) do {                                                  \
         bal = _mm_add_epi8(bal, one_hot(r));                             \
         last = -1;                                                       \
@@ -350,27 +438,76 @@ static int prefix_sweep_sse2(const BannerDeal *d, const BannerState *s, int p) {
             }
             int pos = __builtin_ctzll(cur);
             cur &= cur - 1;
+            taken++;
             CAPTURE(d->rank[base + pos]);
+        }
+        /* The stage's end (TRACE_STAGE_END, with the trace kept in two registers and stored
+         * as one 16-byte word). */
+        stage++;
+        if (stage <= 8) acc0 |= (uint64_t)taken << (8 * (stage - 1));
+        else if (stage <= 16) acc1 |= (uint64_t)taken << (8 * (stage - 9));
+        if (stage >= 2 && stage - 1 <= zn && z[stage - 2] == taken + 1) {
+            /* Bytes from stage on: Z's, one place later, less one. */
+            __m128i theirs = _mm_sub_epi8(_mm_slli_si128(_mm_loadu_si128((const __m128i *)z), 1),
+                                          _mm_set1_epi8(1));
+            __m128i later = _mm_cmpgt_epi8(_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+                                                         12, 13, 14, 15),
+                                           _mm_set1_epi8((char)(stage - 1)));
+            __m128i mine = _mm_set_epi64x((long long)acc1, (long long)acc0);
+            _mm_storeu_si128((__m128i *)out, _mm_or_si128(_mm_and_si128(later, theirs),
+                                                          _mm_andnot_si128(later, mine)));
+            *out_n = zn + 1 < BANNER_TRACE ? zn + 1 : BANNER_TRACE;
+            return 0;
         }
     }
 #undef SHORT_MASK
 #undef CAPTURE
+    _mm_storeu_si128((__m128i *)out, _mm_set_epi64x((long long)acc1, (long long)acc0));
+    *out_n = stage < BANNER_TRACE ? stage : BANNER_TRACE;
     return 0;
 }
 #endif
+#undef TRACE_STAGE_END
 
-static int prefix_bound_dead(const BannerDeal *d, const BannerState *s, int p) {
+/* The sweep with the waste below p: 1 when it fails; when it passes, out gets its trace. */
+static int prefix_sweep(const BannerDeal *d, const BannerState *s, int p, const uint8_t *z, int zn,
+                        uint8_t *out, int *out_n) {
 #ifdef BANNER_SSE2
-    return prefix_sweep_sse2(d, s, p);
+    return prefix_sweep_sse2(d, s, p, z, zn, out, out_n);
 #else
-    return prefix_sweep_scalar(d, s, p);
+    return prefix_sweep_scalar(d, s, p, z, zn, out, out_n);
 #endif
 }
 
 int banner_prefix_check(const BannerDeal *d, const BannerState *s, int p) {
     if (p < 0) p = s->p;
-    int plain = prefix_sweep_scalar(d, s, p);
-    return plain == prefix_bound_dead(d, s, p) ? plain : -1;
+    uint8_t a[16], b[16];
+    int na = 0, nb = 0;
+    int plain = prefix_sweep_scalar(d, s, p, NULL, -1, a, &na);
+    int fast = prefix_sweep(d, s, p, NULL, -1, b, &nb);
+    if (plain != fast) return -1;
+    if (!plain && (na != nb || memcmp(a, b, (size_t)na) != 0)) return -1;
+    return plain;
+}
+
+/* Use the trace of the position before a deal (-DBANNER_TRACE_MERGE=0: never; the sweeps then
+ * run whole, and the search is node for node the same). */
+#ifndef BANNER_TRACE_MERGE
+#define BANNER_TRACE_MERGE 1
+#endif
+
+/* The prefix bound at the position's own waste, with its parent's trace where the state holds
+ * it (the position before the last deal); when it passes, the state keeps its own trace. */
+static int own_prefix_dead(const BannerDeal *d, BannerState *s) {
+    int count = stock_count(s), zn = -1, n = 0;
+    uint8_t z[16], out[16];
+    if (BANNER_TRACE_MERGE && trace_n(s) != BANNER_TRACE_NONE && trace_stock(s) == count + 1) {
+        zn = trace_n(s);
+        memcpy(z, s->trace, sizeof z);
+    }
+    if (prefix_sweep(d, s, s->p, z, zn, out, &n)) return 1;
+    put_trace(s, out, n, count);
+    return 0;
 }
 
 /* Whether rank r is in a cell. */
@@ -385,12 +522,17 @@ static inline int in_cells(const BannerDeal *d, const BannerState *s, int r) {
  * bound is then run on the position at the end of that chain (its waste reaching up to that
  * card), which is dead if no stock card has that rank (need, the rank needed).  A deal never makes the bound weaker, so
  * the positions inside the chain need no test of their own. */
-static int ahead_dead(const BannerDeal *d, const BannerState *s, int need) {
+static int ahead_dead(const BannerDeal *d, BannerState *s, int need) {
     uint64_t m0 = d->rank_mask[need][0] & s->present[0] & ~below_mask(s->p, 0);
     uint64_t m1 = d->rank_mask[need][1] & s->present[1] & ~below_mask(s->p, 1);
     if (!(m0 | m1)) return 1;
-    int pos = m0 ? __builtin_ctzll(m0) : 64 + __builtin_ctzll(m1);
-    return prefix_bound_dead(d, s, pos + 1);
+    int pos = m0 ? __builtin_ctzll(m0) : 64 + __builtin_ctzll(m1), n = 0;
+    uint8_t out[16];
+    if (prefix_sweep(d, s, pos + 1, NULL, -1, out, &n)) return 1;
+    /* The chain's end is on this position's line of deals: the state keeps its trace. */
+    put_trace(s, out, n, __builtin_popcountll(s->present[0] & ~below_mask(pos + 1, 0)) +
+                             __builtin_popcountll(s->present[1] & ~below_mask(pos + 1, 1)));
+    return 0;
 }
 
 /* The last pass's dead-end tests, each under its own switch.  After a play from a position the
@@ -400,18 +542,19 @@ static int ahead_dead(const BannerDeal *d, const BannerState *s, int need) {
  * With PRUNE_BANNER_AHEAD a position where no play is possible is tested at the end of its
  * chain of deals (ahead_dead), and the positions inside such a chain (reached by a deal from a
  * position where no play was possible) are not tested again: the test at the chain's start
- * covered them (docs/solver.md, "banner-ahead"). */
-static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via, void *scratch) {
+ * covered them (docs/solver.md, "banner-ahead").  A sweep that passes leaves its trace in the
+ * state, for the sweeps of the positions after the next deal. */
+static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void *scratch) {
     (void)scratch;
     const BannerDeal *d = dv;
-    const BannerState *s = sv;
+    BannerState *s = sv;
     if (s->passes < d->passes) return 0;
     if ((prune & PRUNE_BANNER_REACH) && s->p != 0 && capture_bound_dead(d, s)) return 1;
     int kind = via == MOVE_NONE ? -1 : MOVE_KIND(via);
     int played = kind == MV_WASTE || kind == MV_CELL;
     int prefix = (prune & PRUNE_BANNER_PREFIX) != 0;
     if (!(prune & PRUNE_BANNER_AHEAD))
-        return prefix && s->p != 0 && !played && prefix_bound_dead(d, s, s->p);
+        return prefix && s->p != 0 && !played && own_prefix_dead(d, s);
     int need = banner_needed(d, s);
     int cells = in_cells(d, s, need);
     int top = banner_waste_top(s);
@@ -421,8 +564,37 @@ static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via,
         if (!(below[0] | below[1]) || next_down(d, below) != need) return 0;    /* in a chain */
     }
     if (cells || (top >= 0 && d->rank[top] == need))
-        return prefix && top >= 0 && !played && prefix_bound_dead(d, s, s->p);
+        return prefix && top >= 0 && !played && own_prefix_dead(d, s);
     return ahead_dead(d, s, need);
+}
+
+int banner_trace_check(const BannerDeal *d, const BannerState *s) {
+    int tn = trace_n(s), tstock = trace_stock(s);
+    if (tn == BANNER_TRACE_NONE) return 0;
+    if (tn > BANNER_TRACE) return -1;
+    /* The position with tstock cards in its stock: the same cards, the waste/stock split moved. */
+    int total = __builtin_popcountll(s->present[0]) + __builtin_popcountll(s->present[1]);
+    if (tstock > total) return -1;
+    int p = 0;
+    for (int i = 0, seen = 0; seen < total - tstock; i++)
+        if (s->present[i >> 6] >> (i & 63) & 1) {
+            seen++;
+            p = i + 1;
+        }
+    uint8_t out[16];
+    int n = 0;
+    if (prefix_sweep_scalar(d, s, p, NULL, -1, out, &n)) return -1;
+    return n >= tn && memcmp(out, s->trace, (size_t)tn) == 0 ? 1 : -1;
+}
+
+int banner_dead_check(const BannerDeal *d, BannerState *s, unsigned prune, MoveCode via) {
+    BannerState plain = *s;
+    plain.trace[BANNER_TRACE_N] = BANNER_TRACE_NONE;
+    int v0 = is_dead(d, &plain, prune, via, NULL);
+    int v1 = is_dead(d, s, prune, via, NULL);
+    if (v0 != v1) return -1;
+    if (!v1 && banner_trace_check(d, s) < 0) return -1;
+    return v1;
 }
 
 /* A probe's discrepancies (docs/solver.md, "order of work").  Before the last pass, straying
@@ -454,9 +626,7 @@ static int sealed(const void *dv, const void *sv) {
 static int level(const void *dv, const void *sv) {
     (void)dv;
     const BannerState *s = sv;
-    int stock = __builtin_popcountll(s->present[0] & ~below_mask(s->p, 0)) +
-                __builtin_popcountll(s->present[1] & ~below_mask(s->p, 1));
-    return s->passes * 256 + (255 - stock);
+    return s->passes * 256 + (255 - stock_count(s));
 }
 
 /* Probes do not look up deal-cache roots (GameOps.probes_skip_deal_cache; docs/solver.md,

@@ -89,9 +89,10 @@ typedef struct GameOps {
      * scratch_size zeroed bytes kept for one whole search (its probes included), or NULL: the
      * game may keep statistics there to decide how often to run a costly test, and memory of
      * its own, which scratch_free releases.  It starts with
-     * a ScratchHead (scratch_size counts it), which says which part of the search is running. */
-    int (*is_dead)(const void *deal, const void *state, unsigned prune, MoveCode via,
-                   void *scratch);
+     * a ScratchHead (scratch_size counts it), which says which part of the search is running.
+     * The test may write into the state what is not part of its key (Banner: the prefix
+     * sweep's trace), for the tests of the positions after it; apply copies it along. */
+    int (*is_dead)(const void *deal, void *state, unsigned prune, MoveCode via, void *scratch);
     /* Probes (search.c): taking the i-th move of a position costs i * choice_cost discrepancies
      * (choice_cost NULL: 1), and probe k allows k * probe_step of them.  Each round k runs one
      * probe per mode 0..probe_modes-1 (0 counts as 1), and choice_cost weighs by the mode. */

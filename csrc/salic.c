@@ -847,7 +847,7 @@ static int skip_test(const TestCounts *c, uint64_t trial, uint64_t steps_per_dea
             (c->dead * ROOM_RARE < c->tested && c->offered % ROOM_SAMPLE != 0));
 }
 
-static int is_dead(const void *dv, const void *sv, unsigned prune, MoveCode via, void *scratch) {
+static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void *scratch) {
     const SalicDeal *d = dv;
     const SalicState *s = sv;
     if (!(prune & (PRUNE_PARKING_ROOM | PRUNE_DEEP_ROOM)) ||

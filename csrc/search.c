@@ -105,15 +105,16 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
 
     ops->key(deal, start, &key);
     table_insert(table, &key);
+    memcpy(&frames[0].state, start, ops->state_size);
     if (ops->is_won(deal, start)) {
         status = SEARCH_WIN;
-    } else if (!(prune && ops->is_dead(deal, start, prune, MOVE_NONE, scratch))) {
-        memcpy(&frames[0].state, start, ops->state_size);
-        frames[0].n = (uint8_t)ops->gen_moves(deal, start, frames[0].moves, reduced, prune);
+    } else if (!(prune && ops->is_dead(deal, &frames[0].state, prune, MOVE_NONE, scratch))) {
+        frames[0].n = (uint8_t)ops->gen_moves(deal, &frames[0].state, frames[0].moves, reduced,
+                                              prune);
         frames[0].i = 0;
         frames[0].disc = 0;
-        frames[0].cost = (uint8_t)(weighted ? ops->choice_cost(deal, start, mode) : 1);
-        frames[0].smode = (int8_t)(dead ? ops->sealed(deal, start) : -1);
+        frames[0].cost = (uint8_t)(weighted ? ops->choice_cost(deal, &frames[0].state, mode) : 1);
+        frames[0].smode = (int8_t)(dead ? ops->sealed(deal, &frames[0].state) : -1);
         frames[0].root = 0;
         depth = 1;
     }

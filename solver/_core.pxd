@@ -13,7 +13,7 @@ cdef extern from "core.h":
         void (*apply)(const void *deal, const void *state, MoveCode m, void *out) noexcept nogil
         int (*is_won)(const void *deal, const void *state) noexcept nogil
         void (*key)(const void *deal, const void *state, Key *out) noexcept nogil
-        int (*is_dead)(const void *deal, const void *state, unsigned prune, MoveCode via,
+        int (*is_dead)(const void *deal, void *state, unsigned prune, MoveCode via,
                        void *scratch) noexcept nogil
         int (*level)(const void *deal, const void *state) noexcept nogil
         int (*choice_cost)(const void *deal, const void *state, int mode) noexcept nogil
@@ -105,10 +105,14 @@ cdef extern from "banner.h":
         uint64_t present[2]
         uint8_t p, passes, run, k
         uint8_t cell[8]
+        uint8_t pad[4]
+        uint8_t trace[16]
     int banner_setup(BannerDeal *d, BannerState *s, const uint8_t *cards, int ncards, int reserve,
                      int cells, int passes, int sixes_reserve) nogil
     int banner_waste_top(const BannerState *s) nogil
     int banner_stock_next(const BannerDeal *d, const BannerState *s) nogil
     int banner_needed(const BannerDeal *d, const BannerState *s) nogil
     int banner_prefix_check(const BannerDeal *d, const BannerState *s, int p) nogil
+    int banner_trace_check(const BannerDeal *d, const BannerState *s) nogil
+    int banner_dead_check(const BannerDeal *d, BannerState *s, unsigned prune, MoveCode via) nogil
     const GameOps BANNER_OPS

@@ -218,11 +218,42 @@ cdef class CorePosition:
     def prefix_sweep_check(self, int p=-1):
         """Banner family, for the tests: the prefix bound's sweep over the waste below talon
         position p (-1: the position's own waste), done with SSE2 (where built) and in plain C.
-        Its verdict (True: dead), or None where the two differ."""
+        Its verdict (True: dead), or None where the two differ, in the verdict or, where the
+        sweep passes, in the trace it leaves."""
         if self.game.family != "banner":
             raise ValueError("prefix_sweep_check is for the Banner family")
         cdef int rc = banner_prefix_check(<BannerDeal *>self.game.deal,
                                           <BannerState *>&self.state, p)
+        return None if rc < 0 else bool(rc)
+
+    def trace_check(self, int change=-1):
+        """Banner family, for the tests: whether the prefix sweep's trace the state carries is
+        right (True), nothing is known (False), or it is wrong (None): the position on its
+        line of deals with that many stock cards passes the prefix bound, and the trace is the
+        start of its greedy sweep (csrc/banner.c, banner_trace_check). change >= 0: check a
+        copy with that value of the trace one more, to show that the check can fail."""
+        if self.game.family != "banner":
+            raise ValueError("trace_check is for the Banner family")
+        cdef BannerState copy
+        memcpy(&copy, &self.state, sizeof(BannerState))
+        if change >= 0:
+            if change >= copy.trace[14] or copy.trace[14] == 255:
+                raise ValueError("no such value in the trace")
+            copy.trace[change] += 1
+        cdef int rc = banner_trace_check(<BannerDeal *>self.game.deal, &copy)
+        return None if rc < 0 else bool(rc)
+
+    def dead_check(self, unsigned prune=PRUNE_ALL, via=None):
+        """Banner family, for the tests: the dead-end test as the search runs it on this
+        position reached by the move via (None: the start of a search), with the trace the
+        state carries and with none. Its verdict (True: dead), or None where the two differ or
+        the trace it leaves is wrong. Like the search's test, it leaves its trace in the
+        position."""
+        if self.game.family != "banner":
+            raise ValueError("dead_check is for the Banner family")
+        cdef MoveCode m = MOVE_NONE if via is None else (via[0] << 8) | (via[1] << 4) | via[2]
+        cdef int rc = banner_dead_check(<BannerDeal *>self.game.deal, <BannerState *>&self.state,
+                                        prune, m)
         return None if rc < 0 else bool(rc)
 
     def room_dead(self, bint deep=True, bint whole=False):
@@ -290,6 +321,18 @@ cdef class CorePosition:
                 "waste": [bd.rank[i] for i in waste], "stock": [bd.rank[i] for i in stock],
                 "passes": b.passes, "runs": b.run, "foundation": b.k,
                 "needed": banner_needed(bd, b)}
+
+    def trace(self):
+        """Banner family, for the tests: the prefix sweep's trace the state carries
+        (csrc/banner.h; not part of the position): None where nothing is known, else the stock
+        count of the position it is of and its known values."""
+        if self.game.family != "banner":
+            raise ValueError("trace is for the Banner family")
+        cdef BannerState *b = <BannerState *>&self.state
+        n = b.trace[14]
+        if n == 255:
+            return None
+        return {"stock": b.trace[15], "values": [b.trace[i] for i in range(n)]}
 
 
 cdef class KeyTable:

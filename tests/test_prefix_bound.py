@@ -119,8 +119,9 @@ def test_plain_bound_waits_for_the_waste_card():
 
 @pytest.mark.parametrize("game_id", BANNER_IDS)
 def test_fast_sweep_is_the_plain_one(game_id):
-    """The core's sweep (SSE2 where built) against its plain C twin, with the waste cut at every
-    talon position of last-pass positions (each cut is the position after dealing up to it), and
+    """The core's sweep (SSE2 where built) against its plain C twin, verdicts and, where it
+    passes, the trace it leaves (tests/test_banner_trace.py), with the waste cut at every talon
+    position of last-pass positions (each cut is the position after dealing up to it), and
     against the plain statement at the position's own cut."""
     game = find_game(game_id)
     rng = random.Random(f"sweep-{game_id}")
