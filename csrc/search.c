@@ -69,10 +69,10 @@ static int collect_path(const Frame *frames, int depth, SearchResult *out) {
     return 0;
 }
 
-/* One depth-first search over a fresh table (seen_table, emptied first).  max_disc >= 0 makes it a probe: trying the i-th
- * move of a position (0-based, in the generator's order) costs i * GameOps.choice_cost (in the
- * probe's mode) discrepancies, and a line may spend at most max_disc; a probe proves nothing
- * when it finds no win.
+/* One depth-first search, over the deal's table emptied first.  max_disc >= 0 makes it a probe:
+ * trying the i-th move of a position (0-based, in the generator's order) costs i *
+ * GameOps.choice_cost (in the probe's mode) discrepancies, and a line may spend at most
+ * max_disc; a probe proves nothing when it finds no win.
  *
  * dead (or NULL; docs/solver.md, "dead-cache") holds the keys of sealed subtrees' roots
  * (GameOps.sealed) that an earlier search of this deal searched whole without a win: such a
@@ -88,13 +88,12 @@ static int collect_path(const Frame *frames, int depth, SearchResult *out) {
  * go down, so again no position seen before but not searched whole is reachable from them. */
 static int dfs(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
                int max_disc, int mode, uint64_t node_budget, double t0, void *scratch,
-               Table *dead, Table *seen_table, SearchResult *out) {
+               Table *dead, Table *table, SearchResult *out) {
     size_t frame_cap = 256;
     Frame *frames = malloc(frame_cap * sizeof(Frame));
     if (!frames) return SEARCH_LIMIT_MEMORY;
-    /* The search's table, emptied, at a size that holds node_budget keys if the memory an
-     * earlier search of this deal took allows (table_reset; search_run). */
-    Table *table = seen_table;
+    /* Emptied, at a size that holds node_budget keys if the memory an earlier search of this
+     * deal took allows (table_reset; search_run). */
     table_reset(table, node_budget < UINT64_MAX ? node_budget + 1 : node_budget);
     unsigned prune = lim->prune;
     int reduced = (prune & PRUNE_SYMMETRY) != 0;
