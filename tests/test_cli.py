@@ -3,10 +3,10 @@ import json
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
+from proc_helpers import wait_until_idle
 from solver import solve
 from solver.cards import card_name
 from solver.deals import deal_from_number
@@ -150,7 +150,7 @@ def test_interrupt_is_one_line_exit_130(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "solver", "check", "intrigue", "1", "-"],
                             cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    time.sleep(1.5)                       # it is now waiting for the moves on stdin
+    wait_until_idle(proc.pid)             # it is now waiting for the moves on stdin
     proc.send_signal(signal.SIGINT)
     _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130

@@ -4,11 +4,11 @@ import re
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 from hypothesis import given, strategies as st
 
+from proc_helpers import wait_for_cpu
 from solver import solve
 from solver.cards import card_name
 from solver.commands.solve import format_size, parse_size
@@ -278,10 +278,11 @@ def test_help_documents_every_option_and_exit_status(run_solver):
 
 
 def interrupt_after(tmp_path, args, seconds=1.0):
-    """Run ``solver solve ARGS``, press Ctrl-C after ``seconds``; (status, stdout, stderr)."""
+    """Run ``solver solve ARGS``, press Ctrl-C once it has used ``seconds`` of CPU; (status,
+    stdout, stderr)."""
     proc = subprocess.Popen([sys.executable, "-m", "solver", "solve", *args], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(seconds)                 # well past start-up, well before the search ends
+    wait_for_cpu(proc.pid, seconds)     # well past start-up, well before the search ends
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)
     return proc.returncode, stdout, stderr

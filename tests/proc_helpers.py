@@ -1,0 +1,51 @@
+"""Waiting on a child process by the CPU time it has used (Linux /proc), for the tests that
+press Ctrl-C: a fixed sleep was too short on a loaded machine, where the signal then came while
+Python was still starting (a traceback instead of the one-line message)."""
+from __future__ import annotations
+
+import os
+import time
+
+
+def _cpu_and_state(pid: int) -> "tuple[float, str] | None":
+    """Seconds of CPU the process has used and its state letter, or None without /proc."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), fields[0]
+
+
+def wait_until_idle(pid: int, quiet: float = 0.5, limit: float = 60.0) -> None:
+    """Wait until the process sleeps and has used no CPU for ``quiet`` seconds (it is blocked,
+    say on stdin); without /proc, sleep 1.5 s."""
+    first = _cpu_and_state(pid)
+    if first is None:
+        time.sleep(1.5)
+        return
+    end = time.monotonic() + limit
+    last, since = first[0], time.monotonic()
+    while time.monotonic() < end:
+        time.sleep(0.05)
+        now = _cpu_and_state(pid)
+        if now is None:
+            return
+        if now[0] != last or now[1] != "S":
+            last, since = now[0], time.monotonic()
+        elif time.monotonic() - since >= quiet:
+            return
+
+
+def wait_for_cpu(pid: int, seconds: float, limit: float = 60.0) -> None:
+    """Wait until the process has used ``seconds`` of CPU (well past Python's start-up, which
+    takes a fraction of that); without /proc, sleep that long."""
+    if _cpu_and_state(pid) is None:
+        time.sleep(seconds)
+        return
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        now = _cpu_and_state(pid)
+        if now is None or now[0] >= seconds:
+            return
+        time.sleep(0.05)
