@@ -1,10 +1,19 @@
-"""Waiting on a child process by the CPU time it has used (Linux /proc), for the tests that
-press Ctrl-C: a fixed sleep was too short on a loaded machine, where the signal then came while
-Python was still starting (a traceback instead of the one-line message)."""
+"""For the tests that press Ctrl-C on a child process: SIGINT back to its default in the child,
+and waiting on the child by the CPU time it has used (Linux /proc) rather than a fixed sleep,
+which can end while Python is still starting on a loaded machine."""
 from __future__ import annotations
 
 import os
+import signal
 import time
+
+
+def sigint_default() -> None:
+    """Popen's preexec_fn: SIGINT back to its default action in the child.  A shell that runs a
+    command in the background without job control (``cmd &`` in a script, under nohup) starts it
+    with SIGINT ignored; children inherit that, and Python then leaves Ctrl-C ignored, so these
+    tests would see no interruption at all when the test run itself was started that way."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _cpu_and_state(pid: int) -> "tuple[float, str] | None":

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from proc_helpers import wait_until_idle
+from proc_helpers import sigint_default, wait_until_idle
 from solver import solve
 from solver.cards import card_name
 from solver.deals import deal_from_number
@@ -149,7 +149,7 @@ def test_broken_pipe_is_quiet(tmp_path):
 def test_interrupt_is_one_line_exit_130(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "solver", "check", "intrigue", "1", "-"],
                             cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=sigint_default)
     wait_until_idle(proc.pid)             # it is now waiting for the moves on stdin
     proc.send_signal(signal.SIGINT)
     _, stderr = proc.communicate(timeout=60)

@@ -8,7 +8,7 @@ import sys
 import pytest
 from hypothesis import given, strategies as st
 
-from proc_helpers import wait_for_cpu
+from proc_helpers import sigint_default, wait_for_cpu
 from solver import solve
 from solver.cards import card_name
 from solver.commands.solve import format_size, parse_size
@@ -281,7 +281,8 @@ def interrupt_after(tmp_path, args, seconds=1.0):
     """Run ``solver solve ARGS``, press Ctrl-C once it has used ``seconds`` of CPU; (status,
     stdout, stderr)."""
     proc = subprocess.Popen([sys.executable, "-m", "solver", "solve", *args], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=sigint_default)
     wait_for_cpu(proc.pid, seconds)     # well past start-up, well before the search ends
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)

@@ -14,6 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from proc_helpers import sigint_default
+
 import solver
 from solver import survey
 from solver.cli import main as cli_main
@@ -384,7 +386,8 @@ def test_sigkill_loses_only_chunks_in_flight_and_a_rerun_completes(tmp_path, ref
 def test_ctrl_c_commits_what_is_done_and_exits_130(tmp_path, reference_rows):
     db = tmp_path / "interrupted.sqlite"
     proc = subprocess.Popen(survey_command(db), cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=sigint_default)
     try:
         wait_for_rows(db, proc, at_least=10)
         os.killpg(proc.pid, signal.SIGINT)       # as a terminal does: the whole process group
