@@ -23,11 +23,13 @@ static inline uint64_t below_mask(int p, int word) {
     return (1ULL << (p - lo)) - 1;
 }
 
-/* The cards in the stock: the present talon cards from p on. */
-static inline int stock_count(const BannerState *s) {
-    return __builtin_popcountll(s->present[0] & ~below_mask(s->p, 0)) +
-           __builtin_popcountll(s->present[1] & ~below_mask(s->p, 1));
+/* The cards in the stock with the waste/stock split at p: the present talon cards from p on. */
+static inline int stock_from(const BannerState *s, int p) {
+    return __builtin_popcountll(s->present[0] & ~below_mask(p, 0)) +
+           __builtin_popcountll(s->present[1] & ~below_mask(p, 1));
 }
+
+static inline int stock_count(const BannerState *s) { return stock_from(s, s->p); }
 
 int banner_waste_top(const BannerState *s) {
     uint64_t hi = s->present[1] & below_mask(s->p, 1);
@@ -530,8 +532,7 @@ static int ahead_dead(const BannerDeal *d, BannerState *s, int need) {
     uint8_t out[16];
     if (prefix_sweep(d, s, pos + 1, NULL, -1, out, &n)) return 1;
     /* The chain's end is on this position's line of deals: the state keeps its trace. */
-    put_trace(s, out, n, __builtin_popcountll(s->present[0] & ~below_mask(pos + 1, 0)) +
-                             __builtin_popcountll(s->present[1] & ~below_mask(pos + 1, 1)));
+    put_trace(s, out, n, stock_from(s, pos + 1));
     return 0;
 }
 
