@@ -64,14 +64,21 @@ class Move:
         raise InvalidMoveError(f"invalid move {text!r}: expected {expect}")
 
 
+#: The line ``solver solve`` prints above a winning line.
+_VERDICT_LINE = re.compile(r".*: winnable in \d+ moves?", re.IGNORECASE)
+
+
 def parse_moves(text: str, family: str | None = None) -> list[Move]:
     """Moves separated by white space; ``#`` starts a comment.
 
     A line in the form ``solver solve`` prints (``12. 3>u5  7H``) gives its one move: the
-    index and the card after the move are ignored, so a printed solution can be checked as is.
+    index and the card after the move are ignored, and its first line (``glencoe 7: winnable
+    in 212 moves``) is skipped, so a printed solution can be checked as is.
     """
     moves = []
     for line in text.splitlines():
+        if _VERDICT_LINE.fullmatch(line.strip()):
+            continue
         tokens = line.split("#", 1)[0].split()
         if tokens and re.fullmatch(r"\d+\.", tokens[0]):
             tokens = tokens[1:2]

@@ -35,7 +35,8 @@ def test_rules_notation(text, expected):
 
 
 def test_parse_moves_reads_white_space_comments_and_printed_solutions():
-    text = "deal 1>u1   # first\n\n12. 3>d5  7H\n13. deal  QS\nc2>f w>f"
+    text = ("glencoe 7: winnable in 6 moves\ndeal 1>u1   # first\n\n12. 3>d5  7H\n13. deal  QS\n"
+            "c2>f w>f")
     assert [str(m) for m in parse_moves(text)] == ["deal", "1>u1", "3>d5", "deal", "c2>f", "w>f"]
 
 

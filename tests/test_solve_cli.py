@@ -85,7 +85,7 @@ def test_winning_line_is_printed_and_replays_through_check(run_solver, game, num
         assert match.group(3) == (card_name(card) if card is not None else None), line
         pos = pos.apply(move)
     assert pos.is_won()
-    checked = run_solver("check", game, number, "-", stdin=result.stdout.split("\n", 1)[1])
+    checked = run_solver("check", game, number, "-", stdin=result.stdout)
     assert checked.returncode == 0, checked.stderr
     assert checked.stdout.strip() == f"{game} {number}: wins in {count} moves"
 

@@ -18,7 +18,8 @@ Replay MOVES on deal N of GAME (or the deal in --deal-file F) with the reference
 MOVES is a file, or '-' for stdin, holding moves in the notation of RULES §5 separated by
 white space ('#' starts a comment): Salic family deal, 3>u5, 3>d5, 3>7; Banner family deal,
 redeal, w>f, c3>f. Lines as 'solver solve' prints them ('12. 3>u5  7H') are read as their
-one move. Moves after the one that wins are not needed; the check stops at the win.
+one move, and its first line ('glencoe 7: winnable in 212 moves') is skipped, so its output
+can be checked as it is. Moves after the one that wins are not needed; the check stops at the win.
 
 Prints 'wins in K moves', or the first illegal move with its 1-based index and the reason, or
 that the moves are legal but do not win and what is left. --show prints the layout after each
