@@ -63,6 +63,8 @@ enum {
                                     the cell is not wanted soon */
     PRUNE_BANNER_AHEAD = 16384,  /* Banner: the prefix bound where no play is possible is run at the
                                     end of the chain of deals that must follow */
+    PRUNE_LAZY_FEED = 32768,     /* Salic (PySol profiles, with lazy-plays): no lazy play where no
+                                    run of them can end by feeding the last pile's top */
     PRUNE_ALL = 0xffff
 };
 

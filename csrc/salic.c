@@ -143,6 +143,40 @@ static int feed_rank(const SalicDeal *d, int t) {
     return is_up_rank(x) ? x - 1 : DOWN_BELOW[x];
 }
 
+/* PRUNE_LAZY_FEED (docs/solver.md, "lazy-feed"): whether a run of lazy plays can end by feeding
+ * t, the last pile's top.  A relaxation of the run: take from the tops of the piles other than
+ * the last every card that fits, counting each taken card as room for the rank laid on it but
+ * never as room taken from its own rank (fives and sixes: the free slots now), until none
+ * fits; the run can feed t only if this reaches a card of the rank t is laid on that fits.
+ * Every card a real run plays is reached: it is on top once the cards the run played above it
+ * are gone, and its room is at most what the relaxation counts. */
+static int can_feed(const SalicDeal *d, const SalicState *s, int last, int t) {
+    int f = feed_rank(d, t);
+    if (f < 0) return 0;
+    uint64_t pile[SALIC_QUEENS][2];
+    int gain[13] = {0};
+    for (int q = 0; q < last; q++) {
+        pile[q][0] = s->present[0] & d->seg_mask[q][0];
+        pile[q][1] = s->present[1] & d->seg_mask[q][1];
+    }
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int q = 0; q < last; q++)
+            while (pile[q][0] | pile[q][1]) {
+                int c = highest_bit(pile[q][0], pile[q][1]), r = d->rank[c];
+                int below = r == SIX || r == FIVE ? -1 : is_up_rank(r) ? r - 1 : DOWN_BELOW[r];
+                int fits = below >= 0 ? s->cnt[below] + gain[below] - s->cnt[r] > 0
+                                      : room(d, s, r, d->suit[c]) > 0;
+                if (!fits) break;
+                if (r == f) return 1;
+                pile[q][c >> 6] &= ~(1ULL << (c & 63));
+                gain[r]++;
+                changed = 1;
+            }
+    }
+    return 0;
+}
+
 static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced, unsigned prune) {
     const SalicDeal *d = dv;
     const SalicState *s = sv;
@@ -186,15 +220,17 @@ static int gen_moves(const void *dv, const void *sv, MoveCode *out, int reduced,
     if (!reduced || !can_park) {
         if (lazy && n > 0) {
             /* Order only: the play from the last pile, then lazy plays of the rank the last
-             * pile's top is laid on, then the deal, then the other lazy plays. */
+             * pile's top is laid on, then the deal, then the other lazy plays.  With
+             * PRUNE_LAZY_FEED, no lazy play where no run of them can feed the last pile's top. */
             int feed = last >= 0 && (prune & PRUNE_FEED_FIRST) ? feed_rank(d, top[last]) : -1;
+            int no_lazy = (prune & PRUNE_LAZY_FEED) && !can_feed(d, s, last, top[last]);
             MoveCode first[MAX_MOVES], rest[MAX_MOVES];
             int nf = 0, nr = 0;
             for (int i = 0; i < n; i++) {
                 int q = MOVE_SRC(out[i]);
                 if (q == last) first[nf++] = out[i];
             }
-            for (int i = 0; i < n; i++) {
+            for (int i = 0; i < n && !no_lazy; i++) {
                 int q = MOVE_SRC(out[i]);
                 if (q == last) continue;
                 if (feed >= 0 && d->rank[top[q]] == feed) first[nf++] = out[i];

@@ -25,7 +25,7 @@ cdef extern from "core.h":
     unsigned PRUNE_BANNER_PREFIX, PRUNE_LONE_CARD, PRUNE_LAST_COPIES
     unsigned PRUNE_PARKING_ROOM, PRUNE_DEAD_CACHE, PRUNE_LAZY_PLAYS, PRUNE_DEEP_ROOM
     unsigned PRUNE_DEAL_CACHE, PRUNE_LAZY_ORDER, PRUNE_FEED_FIRST, PRUNE_CELL_WAIT
-    unsigned PRUNE_BANNER_AHEAD
+    unsigned PRUNE_BANNER_AHEAD, PRUNE_LAZY_FEED
 
 cdef extern from "table.h":
     ctypedef struct Table:

@@ -20,7 +20,7 @@ RULE_BITS = {"safe-foundation": PRUNE_SAFE_FOUNDATION, "banner-reach": PRUNE_BAN
              "lazy-plays": PRUNE_LAZY_PLAYS, "deep-room": PRUNE_DEEP_ROOM,
              "deal-cache": PRUNE_DEAL_CACHE, "lazy-order": PRUNE_LAZY_ORDER,
              "feed-first": PRUNE_FEED_FIRST, "cell-wait": PRUNE_CELL_WAIT,
-             "banner-ahead": PRUNE_BANNER_AHEAD}
+             "banner-ahead": PRUNE_BANNER_AHEAD, "lazy-feed": PRUNE_LAZY_FEED}
 PROBES = 6      # bounded-discrepancy probes before the exhaustive search
 
 

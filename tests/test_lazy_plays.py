@@ -23,6 +23,7 @@ from rule_helpers import dealing_positions, feed_rank, same_search, with_and_wit
 from test_core import salic_core_order
 
 LAZY = PRUNING_RULES["lazy-plays"]
+FEED = PRUNING_RULES["lazy-feed"]
 NEXT_RANK = {0: 12, 1: 0, 2: 1, 3: 2, 4: 3, 5: 6, 6: 7, 7: 8, 8: 9, 9: 10}
 PROFILES = ["pysol-glencoe", "pysol-laggard-lady", "pysol-intrigue"]
 
@@ -155,10 +156,10 @@ def test_the_rule_changes_only_the_moves_after_a_lazy_play(game_id, number, seed
     end_game = 0
     for _ in range(1000):
         plain = pos.moves(True, DEFAULT_RULES & ~LAZY)
-        ruled = pos.moves(True, DEFAULT_RULES)
+        ruled = pos.moves(True, DEFAULT_RULES & ~FEED)     # lazy-feed cuts lazy plays: its own test
         assert same_plays(ruled) == same_plays(plain) and len(ruled) == len(plain)
         if pos.describe()["dealt"] == 104:
-            assert ruled == plain
+            assert ruled == plain == pos.moves(True, DEFAULT_RULES)
             end_game += 1
         if not plain or end_game >= 50:
             break
