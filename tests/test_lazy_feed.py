@@ -22,7 +22,7 @@ from solver.games import find_game
 
 from rule_helpers import RANK_BELOW, with_and_without
 from test_core import salic_core_order
-from test_lazy_plays import PROFILES, annotated_line, normal_form
+from test_lazy_plays import PROFILES, normal_form_lines
 
 LAZY = PRUNING_RULES["lazy-plays"]
 FEED = PRUNING_RULES["lazy-feed"]
@@ -141,14 +141,8 @@ def test_winning_lines_in_normal_form_replay_under_the_rule(game_id):
     the last pile's top, so the rule offers each of its moves."""
     game = find_game(game_id)
     checked = runs = 0
-    for number in range(1, 41):
-        deal = deal_from_number(game, number)
-        core = core_game(game, deal)
-        cards = salic_core_order(deal.cards)
-        status, line, *_ = core.search(200_000, 0.0, 1 << 28, DEFAULT_RULES & ~LAZY & ~FEED)
-        if status != "win":
-            continue
-        moves, _ = normal_form(annotated_line(core, cards, line))
+    for number, core, moves, _ in normal_form_lines(game, range(1, 41),
+                                                    DEFAULT_RULES & ~LAZY & ~FEED):
         pos = core.position()
         for i, m in enumerate(moves):
             allowed = pos.moves(True, LAZY | FEED)

@@ -65,18 +65,24 @@ def normal_form(moves):
     return moves, swaps
 
 
+def normal_form_lines(game, numbers, rules):
+    """For each deal of ``numbers`` that the core wins within 200,000 nodes under ``rules``:
+    (number, its core game, its winning line in normal form, the swaps that took)."""
+    for number in numbers:
+        deal = deal_from_number(game, number)
+        core = core_game(game, deal)
+        status, line, *_ = core.search(200_000, 0.0, 1 << 28, rules)
+        if status == "win":
+            yield (number, core,
+                   *normal_form(annotated_line(core, salic_core_order(deal.cards), line)))
+
+
 @pytest.mark.parametrize("game_id", PROFILES)
 def test_winning_lines_in_normal_form_replay_under_the_rule(game_id):
     game = find_game(game_id)
     checked = swapped = 0
-    for number in range(1, 41):
-        deal = deal_from_number(game, number)
-        core = core_game(game, deal)
-        cards = salic_core_order(deal.cards)
-        status, line, *_ = core.search(200_000, 0.0, 1 << 28, DEFAULT_RULES & ~LAZY)
-        if status != "win":
-            continue
-        moves, swaps = normal_form(annotated_line(core, cards, line))
+    for number, core, moves, swaps in normal_form_lines(game, range(1, 41),
+                                                        DEFAULT_RULES & ~LAZY):
         pos = core.position()
         for i, m in enumerate(moves):
             allowed = pos.moves(True, LAZY)
