@@ -46,7 +46,7 @@ def family_rules(game_id: str) -> list[str]:
     banner = find_game(game_id).family == "banner"
     banner_only = {"banner-reach", "banner-prefix", "banner-ahead", "cell-wait"}
     salic_only = {"safe-foundation", "lone-card", "last-copies", "parking-room", "deep-room",
-                  "lazy-plays", "lazy-order", "feed-first"}
+                  "lazy-plays", "lazy-order", "feed-first", "lazy-feed"}
     skip = salic_only if banner else banner_only
     return [name for name, bit in PRUNING_RULES.items()
             if DEFAULT_RULES & bit and name not in skip]
