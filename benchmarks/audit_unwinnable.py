@@ -33,8 +33,6 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
 DEFAULT_CSV = ROOT / "benchmarks" / "results" / "limits-60s-2GiB.csv.gz"
 
 
