@@ -104,10 +104,17 @@ static int free_start_slots(const SalicDeal *d, const SalicState *s, int rank, i
     return (d->slots_from_start ? SALIC_QUEENS : s->nq) - s->cnt[rank];
 }
 
+/* The rank a card of this rank is laid on in its chain; -1 for a six or a five (they start a
+ * slot) and for a queen. */
+static inline int rank_below(int rank) {
+    if (rank == SIX || rank == FIVE) return -1;
+    return is_up_rank(rank) ? rank - 1 : DOWN_BELOW[rank];
+}
+
 /* Slots whose top is the rank this card is laid on (or free slots it may start). */
 static int room(const SalicDeal *d, const SalicState *s, int rank, int suit) {
     if (rank == SIX || rank == FIVE) return free_start_slots(d, s, rank, suit);
-    int below = is_up_rank(rank) ? rank - 1 : DOWN_BELOW[rank];
+    int below = rank_below(rank);
     if (below < 0) return 0;   /* a queen */
     return s->cnt[below] - s->cnt[rank];
 }
@@ -137,10 +144,7 @@ static int is_safe(const SalicDeal *d, const SalicState *s, int pos) {
 /* The rank the card t (the last pile's top) is laid on in its chain, or -1 (no card, a six or
  * a five): the plays of that rank feed the last pile (PRUNE_FEED_FIRST). */
 static int feed_rank(const SalicDeal *d, int t) {
-    if (t < 0) return -1;
-    int x = d->rank[t];
-    if (x == SIX || x == FIVE) return -1;
-    return is_up_rank(x) ? x - 1 : DOWN_BELOW[x];
+    return t < 0 ? -1 : rank_below(d->rank[t]);
 }
 
 /* PRUNE_LAZY_FEED (docs/solver.md, "lazy-feed"): whether a run of lazy plays can end by feeding
@@ -164,7 +168,7 @@ static int can_feed(const SalicDeal *d, const SalicState *s, int last, int t) {
         for (int q = 0; q < last; q++)
             while (pile[q][0] | pile[q][1]) {
                 int c = highest_bit(pile[q][0], pile[q][1]), r = d->rank[c];
-                int below = r == SIX || r == FIVE ? -1 : is_up_rank(r) ? r - 1 : DOWN_BELOW[r];
+                int below = rank_below(r);
                 int fits = below >= 0 ? s->cnt[below] + gain[below] - s->cnt[r] > 0
                                       : room(d, s, r, d->suit[c]) > 0;
                 if (!fits) break;
