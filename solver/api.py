@@ -1,13 +1,15 @@
 """The public entry point: ``solve(game, deal)``."""
 from __future__ import annotations
 
-from .deals import as_deal
-from .games import find_game
-from .result import Result
+from dataclasses import replace
 
+from .deals import Deal, as_deal
+from .games import INNER_GAME, find_game
+from .result import Result, Stats, Verdict
 
 def solve(game, deal, *, max_nodes: int | None = None, timeout: float | None = None,
-          max_memory: int | None = None, prune: "bool | int" = True, line: bool = True) -> Result:
+          max_memory: int | None = None, prune: "bool | int" = True, line: bool = True,
+          inner: bool = True) -> Result:
     """Decide whether ``deal`` of ``game`` can be won.
 
     ``deal`` is a deal number, ``"msN"`` or a :class:`~solver.deals.Deal`. Limits:
@@ -18,6 +20,16 @@ def solve(game, deal, *, max_nodes: int | None = None, timeout: float | None = N
     selects rules by bit (``solver.core.PRUNING_RULES``). ``line=False`` skips building the
     winning line in notation (``Result.moves`` stays empty, ``Result.length`` still gives its
     length): for surveys.
+
+    ``inner=True`` (the default): where the game has an inner game (``solver.games.INNER_GAME``,
+    a game whose moves are a subset of its moves on the same cards) and the game's own search
+    ends at a limit, the inner game's search gets what is left; its winning line wins this game
+    too, move for move, and is returned with ``Result.via`` naming the inner game. The game's
+    own search then gets the time and node limits less the inner game's share (a third, for
+    Intrigue a half: ``INNER_GAME``), and the inner one what it left; with neither
+    limit set, the inner search runs only where the memory limit stopped the first one.
+    ``inner=False`` runs the game's own search alone, with the whole limits.
+
     Ctrl-C raises :class:`~solver.core.SearchInterrupted` (a KeyboardInterrupt) whose
     ``result`` holds the statistics so far.
     """
@@ -27,5 +39,52 @@ def solve(game, deal, *, max_nodes: int | None = None, timeout: float | None = N
     for name, value in (("max_nodes", max_nodes), ("timeout", timeout), ("max_memory", max_memory)):
         if value is not None and not value > 0:
             raise ValueError(f"{name} must be positive, got {value!r}")
-    return core.run(g, d, max_nodes=max_nodes, timeout=timeout, max_memory=max_memory, prune=prune,
-                    line=line)
+    if not inner or g.id not in INNER_GAME:
+        return core.run(g, d, max_nodes=max_nodes, timeout=timeout, max_memory=max_memory,
+                        prune=prune, line=line)
+    inner_id, share = INNER_GAME[g.id]
+    inner_game = find_game(inner_id)
+    own_nodes = max(1, int(max_nodes * (1 - share))) if max_nodes else None
+    own_timeout = timeout * (1 - share) if timeout else None
+    result = core.run(g, d, max_nodes=own_nodes, timeout=own_timeout, max_memory=max_memory,
+                      prune=prune, line=line)
+    if result.verdict is not Verdict.UNKNOWN:
+        return result
+    nodes_left = max_nodes - result.stats.nodes if max_nodes else None
+    time_left = timeout - result.stats.seconds if timeout else None
+    if (nodes_left is not None and nodes_left < 1) or (time_left is not None and time_left <= 0):
+        return result
+    inner_deal = Deal(inner_game.id, d.cards, d.number)
+    try:
+        found = core.run(inner_game, inner_deal, max_nodes=nodes_left, timeout=time_left,
+                         max_memory=max_memory, prune=prune, line=line)
+    except core.SearchInterrupted as interrupted:
+        raise core.SearchInterrupted(replace(result, stats=_sum(result.stats,
+                                                                interrupted.result.stats),
+                                             reason="interrupted")) from None
+    stats = _sum(result.stats, found.stats)
+    if found.verdict is not Verdict.WINNABLE:
+        return replace(result, stats=stats)        # its unwinnable proves nothing here
+    moves = _replay(g, d, found.moves) if line else []
+    return Result(g.id, result.deal, Verdict.WINNABLE, moves, stats,
+                  length=len(moves) if line else found.length, via=inner_game.id)
+
+
+def _sum(a: Stats, b: Stats) -> Stats:
+    """Two searches' statistics as one: work adds up, memory is the larger (one at a time)."""
+    return Stats(nodes=a.nodes + b.nodes, states=max(a.states, b.states),
+                 seconds=a.seconds + b.seconds, table_bytes=max(a.table_bytes, b.table_bytes))
+
+
+def _replay(game, deal, moves) -> list:
+    """Play ``moves`` from the deal's start under ``game``'s reference rules; they must win.
+    Returns them up to the win (the same list: the inner game's win is this game's win)."""
+    from .rules import initial_position
+    position = initial_position(game, deal)
+    for played, move in enumerate(moves):
+        if position.is_won():
+            return list(moves[:played])
+        position = position.apply(move)      # raises IllegalMoveError on a move the rules refuse
+    if not position.is_won():
+        raise RuntimeError(f"the inner game's line does not win {game.id}")
+    return list(moves)

@@ -65,7 +65,7 @@ class Move:
 
 
 #: The line ``solver solve`` prints above a winning line.
-_VERDICT_LINE = re.compile(r".*: winnable in \d+ moves?", re.IGNORECASE)
+_VERDICT_LINE = re.compile(r".*: winnable in \d+ moves?( \(via [a-z-]+\))?", re.IGNORECASE)
 
 
 def parse_moves(text: str, family: str | None = None) -> list[Move]:

@@ -23,13 +23,13 @@ import pytest
 
 from solver import solve
 from solver.deals import deal_from_number
+from solver.games import NESTED_PAIRS
 from solver.result import Verdict
 from solver.rules import initial_position
 
-#: (restricted, permissive): every move of the first is a move of the second.
-NESTED = [("pysol-glencoe", "glencoe"), ("glencoe", "intrigue"),
-          ("pysol-glencoe", "pysol-laggard-lady"), ("pysol-laggard-lady", "intrigue"),
-          ("pysol-laggard-lady", "pysol-intrigue"), ("banner", "devils-solitaire")]
+#: (restricted, permissive): every move of the first is a move of the second. The package's
+#: list, which solve() relies on for its inner games (tests/test_inner_game.py).
+NESTED = NESTED_PAIRS
 NODES = 60_000
 
 
@@ -38,8 +38,8 @@ def check_pair(restricted: str, permissive: str, number: int) -> str:
     deal = deal_from_number(restricted, number)
     other = deal_from_number(permissive, number)
     assert other.cards == deal.cards, (restricted, permissive, number)
-    inner = solve(restricted, deal, max_nodes=NODES)
-    outer = solve(permissive, other, max_nodes=NODES)
+    inner = solve(restricted, deal, max_nodes=NODES, inner=False)
+    outer = solve(permissive, other, max_nodes=NODES, inner=False)
     if inner.verdict is Verdict.WINNABLE:
         assert outer.verdict is not Verdict.UNWINNABLE, (restricted, permissive, number)
         pos = initial_position(permissive, other)
@@ -53,6 +53,13 @@ def check_pair(restricted: str, permissive: str, number: int) -> str:
         assert inner.verdict is not Verdict.WINNABLE
         return "both unwinnable" if inner.verdict is Verdict.UNWINNABLE else "outer unwinnable"
     return "other"
+
+
+def test_the_pairs_are_the_six_of_docs_rules():
+    assert sorted(NESTED) == sorted([
+        ("pysol-glencoe", "glencoe"), ("glencoe", "intrigue"),
+        ("pysol-glencoe", "pysol-laggard-lady"), ("pysol-laggard-lady", "intrigue"),
+        ("pysol-laggard-lady", "pysol-intrigue"), ("banner", "devils-solitaire")])
 
 
 @pytest.mark.parametrize("restricted, permissive", NESTED)

@@ -34,6 +34,15 @@ one JSON object per deal and line on stdout:
 with "length" the number of moves and "reason" ("nodes", "time", "memory", "interrupted") only
 when the verdict is unknown.
 
+Inner game: where GAME's own search ends at a limit and a smaller game is nested in it (every
+move of the smaller game is a move of GAME, on the same cards: Glencoe in Intrigue, PySol
+Glencoe in Glencoe and in PySol Laggard Lady, PySol Laggard Lady in PySol Intrigue, Banner in
+Devil's Solitaire), the smaller game's search gets the rest of the limits; a line that wins it
+wins GAME too, move for move (replayed under GAME's rules before it is printed). The verdict
+line then ends '(via GAME2)', and --json adds "via": "GAME2". GAME's own search keeps 2/3 of
+the time and node limits (Intrigue 1/2), the smaller game's gets what it left; --no-inner
+runs GAME's own search alone with the whole limits.
+
 Limits (per deal): --max-nodes positions, --timeout seconds, --max-memory bytes for the
 transposition table (a number with an optional K, M, G or T suffix, powers of 1024: 512M, 2G;
 default 1G). Reaching one gives 'unknown' with the reason and the statistics so far; the
@@ -138,6 +147,9 @@ def add_arguments(parser) -> None:
     add_limit_arguments(parser)
     parser.add_argument("--no-prune", action="store_true",
                         help="turn every pruning rule off (a soundness check: same verdicts, slower)")
+    parser.add_argument("--no-inner", action="store_true",
+                        help="do not try the nested smaller game when the search runs out "
+                             "(see 'Inner game' above)")
     parser.set_defaults(parser=parser)
 
 
@@ -156,8 +168,9 @@ def deals_from_args(args) -> list:
 def verdict_line(label: str, result: Result) -> str:
     """``intrigue 1: winnable in 212 moves``, ``banner 1: unknown (time limit)``."""
     if result.verdict is Verdict.WINNABLE:
-        count = len(result.moves)
-        return f"{label}: winnable in {count} move{'s' if count != 1 else ''}"
+        count = len(result.moves) or result.length
+        via = f" (via {result.via})" if result.via else ""
+        return f"{label}: winnable in {count} move{'s' if count != 1 else ''}{via}"
     if result.verdict is Verdict.UNKNOWN:
         return f"{label}: unknown ({REASONS.get(result.reason, result.reason)})"
     return f"{label}: unwinnable"
@@ -202,7 +215,8 @@ def run(args) -> int:
     for deal in deals:
         try:
             result = solve(deal.game, deal, max_nodes=args.max_nodes, timeout=args.timeout,
-                           max_memory=args.max_memory, prune=not args.no_prune)
+                           max_memory=args.max_memory, prune=not args.no_prune,
+                           inner=not args.no_inner)
         except SearchInterrupted as interrupted:
             report(args, deal, interrupted.result, show_line=False)
             return EXIT_INTERRUPTED

@@ -1,0 +1,163 @@
+"""The inner game: where a game's own search runs out, ``solve()`` searches a nested smaller game
+and returns its winning line, which must win the game itself (docs/solver.md, "Inner game").
+
+These hold the feature to its promise: every inner game is nested in its game (the pairs that
+tests/test_nested_games.py checks by replay), a line found "via" the inner game replays and wins
+under the game's own reference rules, the inner search never changes a verdict the game's own
+search reaches, it runs only where the own search ran out, and ``inner=False`` turns it off.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from solver import solve
+from solver.deals import deal_from_number
+from solver.games import GAME_IDS, INNER_GAME, NESTED_PAIRS
+from solver.result import Verdict
+from solver.rules import initial_position
+
+#: Small node limits: the own search often runs out, and the inner one often wins in the rest.
+CAPS = (2000, 4000, 8000)
+#: (game, deal, limit): found with the limit where the game's own search alone (inner=False) is
+#: unknown at the share it keeps, and the inner search wins in what is left.
+KNOWN = [("glencoe", 10, 4000), ("intrigue", 2, 4000), ("devils-solitaire", 22, 4000)]
+
+
+def closure(pairs):
+    """Every (smaller, larger) the nesting implies, through chains of pairs."""
+    pairs = set(pairs)
+    while True:
+        more = {(a, d) for a, b in pairs for c, d in pairs if b == c} - pairs
+        if not more:
+            return pairs
+        pairs |= more
+
+
+def replays_and_wins(game, number, moves) -> bool:
+    position = initial_position(game, deal_from_number(game, number))
+    for move in moves:
+        assert position.refusal(move) is None, (game, number, move)
+        position = position.apply(move)
+    return position.is_won()
+
+
+def test_every_inner_game_is_nested_in_its_game():
+    nested = closure(NESTED_PAIRS)
+    assert set(INNER_GAME) <= set(GAME_IDS)
+    for game, (inner, share) in INNER_GAME.items():
+        assert (inner, game) in nested, (game, inner)
+        assert 0 < share < 1, (game, share)
+
+
+def test_the_closure_finds_chains():
+    assert ("pysol-glencoe", "intrigue") in closure(NESTED_PAIRS)
+    assert ("glencoe", "pysol-glencoe") not in closure(NESTED_PAIRS)
+
+
+@pytest.mark.parametrize("game, number, limit", KNOWN)
+def test_the_inner_game_wins_where_the_own_search_runs_out(game, number, limit):
+    inner, share = INNER_GAME[game]
+    own = solve(game, number, max_nodes=int(limit * (1 - share)), inner=False)
+    assert own.verdict is Verdict.UNKNOWN and own.reason == "nodes"
+    result = solve(game, number, max_nodes=limit)
+    assert result.verdict is Verdict.WINNABLE and result.via == inner
+    assert result.game == game and result.length == len(result.moves) > 0
+    assert replays_and_wins(game, number, result.moves)
+    assert result.stats.nodes <= limit
+    assert result.to_json()["via"] == inner
+    alone = solve(game, number, max_nodes=limit, inner=False)
+    assert alone.via is None and "via" not in alone.to_json()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(sorted(INNER_GAME)), number=st.integers(1, 10 ** 6),
+       limit=st.sampled_from(CAPS))
+def test_inner_results_win_and_never_contradict_the_own_search(game, number, limit):
+    inner, share = INNER_GAME[game]
+    result = solve(game, number, max_nodes=limit)
+    own = solve(game, number, max_nodes=int(limit * (1 - share)), inner=False)
+    assert result.stats.nodes <= limit
+    if own.verdict is not Verdict.UNKNOWN:
+        # decided by the own search: the inner one never ran
+        assert result.via is None and result.verdict is own.verdict
+        assert result.stats.nodes == own.stats.nodes
+        return
+    if result.via is None:
+        assert result.verdict is Verdict.UNKNOWN and result.reason == own.reason
+        return
+    assert result.via == inner and result.verdict is Verdict.WINNABLE
+    assert replays_and_wins(game, number, result.moves)
+    # the same line wins the inner game, whose own search agrees
+    assert replays_and_wins(inner, number, result.moves)
+    longer = solve(game, number, max_nodes=20 * limit, inner=False)
+    assert longer.verdict is not Verdict.UNWINNABLE
+
+
+def test_games_without_an_inner_game_keep_the_whole_limit():
+    for game in ("pysol-glencoe", "banner", "forget-me-not", "clover"):
+        assert game not in INNER_GAME
+        a = solve(game, 3, max_nodes=3000, line=False)
+        b = solve(game, 3, max_nodes=3000, line=False, inner=False)
+        assert (a.verdict, a.stats.nodes, a.via) == (b.verdict, b.stats.nodes, None)
+
+
+def test_without_line_the_length_is_still_given():
+    game, number, limit = KNOWN[0]
+    result = solve(game, number, max_nodes=limit, line=False)
+    full = solve(game, number, max_nodes=limit)
+    assert result.via == full.via and result.moves == []
+    assert result.length == full.length
+
+
+def test_cli_names_the_inner_game_and_check_reads_it(run_solver):
+    game, number, limit = KNOWN[0]
+    inner = INNER_GAME[game][0]
+    result = run_solver("solve", game, number, "--max-nodes", limit)
+    assert result.returncode == 0, result.stderr
+    header, *lines = result.stdout.splitlines()
+    assert header == f"{game} {number}: winnable in {len(lines)} moves (via {inner})"
+    checked = run_solver("check", game, number, "-", stdin=result.stdout)
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stdout.strip() == f"{game} {number}: wins in {len(lines)} moves"
+    as_json = json.loads(run_solver("solve", game, number, "--max-nodes", limit, "--json").stdout)
+    assert as_json["via"] == inner and as_json["verdict"] == "winnable"
+    alone = run_solver("solve", game, number, "--max-nodes", limit, "--no-inner")
+    assert alone.returncode == 3 and "via" not in alone.stdout, alone.stdout
+    assert "--no-inner" in run_solver("solve", "--help").stdout
+
+
+def test_ctrl_c_in_the_inner_search_reports_the_game_itself(monkeypatch):
+    """Ctrl-C during the inner search raises SearchInterrupted with a result of the game asked
+    for (not of the inner game), reason "interrupted", and the work of both searches."""
+    from solver import core
+    real_run = core.run
+    calls = []
+
+    def run(game, deal, **kwargs):
+        calls.append(game.id)
+        result = real_run(game, deal, **kwargs)
+        if len(calls) == 2:
+            raise core.SearchInterrupted(result)
+        return result
+
+    monkeypatch.setattr(core, "run", run)
+    game, number, limit = KNOWN[0]
+    with pytest.raises(core.SearchInterrupted) as caught:
+        solve(game, number, max_nodes=limit)
+    assert calls == [game, INNER_GAME[game][0]]
+    interrupted = caught.value.result
+    assert interrupted.game == game and interrupted.verdict is Verdict.UNKNOWN
+    assert interrupted.reason == "interrupted" and interrupted.via is None
+    assert interrupted.stats.nodes > int(limit * (1 - INNER_GAME[game][1]))
+
+
+def test_check_skips_the_verdict_line_with_via_only():
+    from solver.errors import InvalidMoveError
+    from solver.moves import parse_moves
+    text = "intrigue 9509: winnable in 2 moves (via glencoe)\n1. deal  3D\n2. 1>d1  5H\n"
+    assert [str(m) for m in parse_moves(text, "salic")] == ["deal", "1>d1"]
+    with pytest.raises(InvalidMoveError):
+        parse_moves("intrigue 9509: winnable in 2 moves (via 3>d1)\n1. deal\n", "salic")
