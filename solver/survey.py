@@ -27,7 +27,7 @@ DEFAULT_TIMEOUT = 10.0            # seconds per deal
 DEFAULT_CHUNK_SIZE = 16           # deals per task handed to a worker
 SCHEDULER_CONNECT_TIMEOUT = 10.0  # seconds to wait for a Dask scheduler
 DEFAULT_MAX_MEMORY = 1 << 30     # solve()'s documented table limit when none is given
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2                # 2: the via column (version 1 databases gain it on open)
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 SCHEMA = """\
@@ -48,11 +48,12 @@ CREATE TABLE IF NOT EXISTS results (
     max_memory      INTEGER,
     solver_version  TEXT    NOT NULL,
     solved_at       TEXT    NOT NULL,
+    via             TEXT,
     PRIMARY KEY (game, deal)
 );
 """
 RESULT_COLUMNS = ("game", "deal", "verdict", "reason", "nodes", "seconds", "solution_length",
-                  "timeout", "max_nodes", "max_memory", "solver_version", "solved_at")
+                  "timeout", "max_nodes", "max_memory", "solver_version", "solved_at", "via")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -129,7 +130,8 @@ def solve_chunk(task: tuple) -> tuple[str, list[tuple]]:
     """Solve one chunk ``(game, deal numbers, Limits)`` with :func:`solver.solve`.
 
     Returns the worker's solver version and one ``(deal, verdict, reason, nodes, seconds,
-    solution_length)`` tuple per deal. Runs in worker processes and on Dask workers.
+    solution_length, via)`` tuple per deal (``via``: the inner game whose line won, see
+    ``solver.solve``, or None). Runs in worker processes and on Dask workers.
     """
     import solver
     game, deals, limits = task
@@ -141,7 +143,7 @@ def solve_chunk(task: tuple) -> tuple[str, list[tuple]]:
                               line=False)
         length = result.length if result.verdict is Verdict.WINNABLE else None
         rows.append((int(number), result.verdict.value, result.reason, int(result.stats.nodes),
-                     float(result.stats.seconds), length))
+                     float(result.stats.seconds), length, result.via))
     return solver.__version__, rows
 
 
@@ -249,6 +251,12 @@ class SurveyDatabase:
                 self.conn.execute("INSERT OR IGNORE INTO survey_meta VALUES ('schema_version', ?)",
                                   (str(SCHEMA_VERSION),))
             _check_bound_game(self.conn, path, game)
+            columns = {row[1] for row in self.conn.execute("PRAGMA table_info(results)")}
+            if "via" not in columns:                # a version 1 database: its rows keep NULL
+                with self.transaction():
+                    self.conn.execute("ALTER TABLE results ADD COLUMN via TEXT")
+                    self.conn.execute("UPDATE survey_meta SET value = ? WHERE key = "
+                                      "'schema_version'", (str(SCHEMA_VERSION),))
         except sqlite3.Error as exc:
             self.conn.close()
             raise ValueError(f"cannot write database {path!r}: {exc}") from None
@@ -277,8 +285,8 @@ class SurveyDatabase:
         """Write one chunk's rows (as :func:`solve_chunk` returns them) in one transaction."""
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
         records = [(self.game, deal, verdict, reason, nodes, seconds, length,
-                    limits.timeout, limits.max_nodes, limits.max_memory, version, now)
-                   for deal, verdict, reason, nodes, seconds, length in rows]
+                    limits.timeout, limits.max_nodes, limits.max_memory, version, now, via)
+                   for deal, verdict, reason, nodes, seconds, length, via in rows]
         placeholders = ", ".join("?" for _ in RESULT_COLUMNS)
         with self.transaction():
             self.conn.executemany(

@@ -415,3 +415,37 @@ def test_ctrl_c_commits_what_is_done_and_exits_130(tmp_path, reference_rows):
     assert rerun.returncode == 0, rerun.stderr
     assert rerun.stderr == ""                    # not a terminal: no progress bar
     assert read_rows(db) == reference_rows
+
+
+def test_rows_name_the_inner_game_that_won(tmp_path):
+    """A deal won via the inner game (solver.solve's Result.via) says so in its row."""
+    db = tmp_path / "glencoe.sqlite"
+    deals = range(8, 13)                       # Glencoe 10 at 4,000 nodes: won via PySol Glencoe
+    run_survey("glencoe", deals, str(db), limits=Limits(60, 4000), workers=1)
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        stored = dict(conn.execute("SELECT deal, via FROM results"))
+    expected = {n: solver.solve("glencoe", n, timeout=60, max_nodes=4000).via for n in deals}
+    assert stored == expected
+    assert "pysol-glencoe" in stored.values()
+
+
+def test_a_version_1_database_gains_the_via_column(tmp_path):
+    db = tmp_path / "old.sqlite"
+    v1_schema = survey.SCHEMA.replace("    via             TEXT,\n", "")
+    assert "via" not in v1_schema
+    with sqlite3.connect(db) as conn:
+        conn.executescript(v1_schema)
+        conn.execute("INSERT INTO survey_meta VALUES ('game', ?), ('schema_version', '1')", (GAME,))
+        conn.execute("INSERT INTO results VALUES (?, 1, 'winnable', NULL, 5, 0.1, 140, 60, 100, "
+                     "NULL, '0.0.1', '2026-11-29T00:00:00+00:00')", (GAME,))
+    conn.close()
+    summary = run_survey(GAME, range(1, 4), str(db), limits=Limits(60, 100), workers=1)
+    assert (summary.solved, summary.skipped) == (2, 1)
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        rows = {deal: (version, via) for deal, version, via in
+                conn.execute("SELECT deal, solver_version, via FROM results")}
+        meta = dict(conn.execute("SELECT key, value FROM survey_meta"))
+    assert rows[1] == ("0.0.1", None)
+    assert set(rows) == {1, 2, 3} and rows[2][0] == solver.__version__
+    assert meta == {"game": GAME, "schema_version": str(survey.SCHEMA_VERSION)} and meta[
+        "schema_version"] == "2"
