@@ -54,7 +54,9 @@ def run_one(task):
     game_id, deal, label, prune, timeout, memory = task
     from solver import solve
     t = time.perf_counter()
-    r = solve(game_id, deal, timeout=timeout, max_memory=memory, prune=prune, line=False)
+    # inner=False: the game's own search, with the whole time, is what is audited
+    r = solve(game_id, deal, timeout=timeout, max_memory=memory, prune=prune, line=False,
+              inner=False)
     return dict(game=game_id, deal=deal, search=label, verdict=r.verdict.value,
                 reason=r.reason or "", nodes=r.stats.nodes, states=r.stats.states,
                 seconds=round(time.perf_counter() - t, 2))
