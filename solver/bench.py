@@ -97,6 +97,7 @@ class DealRecord:
     reference_nodes: int | None = None
     reference_seconds: float | None = None         # the reference's own search time
     reference_wall_seconds: float | None = None
+    via: str | None = None                         # the inner game whose line won (Result.via)
 
     @property
     def decided(self) -> bool:
@@ -134,6 +135,7 @@ def measure_deal(game_id: str, number: int, settings: BenchSettings) -> DealReco
                         s.seconds, wall, s.table_bytes)
     if result.verdict is Verdict.WINNABLE:
         record.solution_length = len(result.moves)
+        record.via = result.via
     if is_greedy(result):
         core = core_game(game, deal)
         best_search, path = math.inf, None
@@ -241,6 +243,7 @@ def summarize_game(records: list[DealRecord]) -> dict:
         "nodes_per_second": _ratio(sum(r.nodes for r in records), core_total),
         "peak_table_bytes": max((r.table_bytes for r in records), default=0),
         "median_solution_length": statistics.median_low(lengths) if lengths else None,
+        "won_via_inner_game": sum(1 for r in records if r.via),
     }
     summary["reference"] = _summarize_reference(records)
     summary["greedy"] = _summarize_greedy(records)
@@ -438,6 +441,11 @@ def markdown(report: dict) -> str:
             f"| {_ms(t['median'])} | {_ms(t['p90'])} | {_ms(t['p99'])} | {_ms(t['max'])} "
             f"| {_rate(f['nodes_per_second'])} | {_mib(f['peak_table_bytes'])} "
             f"| {length if length is not None else '-'} |")
+    via = [f"{game} {f['won_via_inner_game']}" for game, f in games.items()
+           if f.get("won_via_inner_game")]
+    if via:
+        lines += ["", "Won via the inner game (the game's own search ran out; docs/solver.md, "
+                  "\"Inner game\"), of the winnable deals above: " + ", ".join(via) + "."]
     lines += [
         "",
         "**Wall time per `solve()` call** (the search plus setting up the deal and translating the "

@@ -16,7 +16,7 @@ from solver.result import Result, Stats, Verdict
 
 GAME_FIGURES = {"deals", "counts", "unknown_reasons", "core_seconds", "wall_seconds",
                 "core_total_seconds", "wall_total_seconds", "nodes_per_second", "peak_table_bytes",
-                "median_solution_length", "reference", "greedy"}
+                "median_solution_length", "reference", "greedy", "won_via_inner_game"}
 SPREAD = {"median", "p90", "p99", "max"}
 REFERENCE_FIGURES = {"deals", "counts", "both_decided", "disagreements", "reference_total_seconds",
                      "core_total_seconds", "reference_total_wall_seconds", "wall_total_seconds",
@@ -105,6 +105,7 @@ def test_bench_markdown_has_a_row_per_game_in_each_table(bench_run):
     _, out = bench_run
     text = next(out.glob("bench-*.md")).read_text()
     assert text.count("| intrigue | 3 |") == 1           # the core table
+    assert "Won via the inner game" not in text          # none of these deals needed it
     assert text.count("| intrigue |") == 4 and text.count("| clover |") == 4
     for heading in ("Compiled core", "Wall time per `solve()`", "Pure-Python reference search",
                     "Greedily winnable deals", "Machine:"):
@@ -324,3 +325,23 @@ def test_node_cap_rejects_a_deal_without_its_game():
     with pytest.raises(SystemExit) as exit_info:
         node_cap.main(["--baseline", "x", "--candidate", "y", "--max-nodes", "5", "banner"])
     assert exit_info.value.code == 2
+
+
+def test_deals_won_via_the_inner_game_are_counted_and_named():
+    # Glencoe 10 at 4,000 nodes: won via PySol Glencoe (tests/test_inner_game.py)
+    settings = BenchSettings(games=("glencoe",), deals=range(9, 11), timeout=60, max_nodes=4000,
+                             reference_deals=0)
+    records = [measure_deal("glencoe", n, settings) for n in settings.deals]
+    assert [r.via for r in records] == [solve("glencoe", n, timeout=60, max_nodes=4000).via
+                                        for n in settings.deals]
+    assert records[1].via == "pysol-glencoe" and records[1].verdict == "winnable"
+    figures = summarize_game(records)
+    assert figures["won_via_inner_game"] == sum(1 for r in records if r.via) >= 1
+    plain = summarize_game([record(1), record(2)])
+    assert plain["won_via_inner_game"] == 0
+    from solver.bench import BenchReport, machine_info
+    report = BenchReport(settings, records, "now", 1.0, machine_info(),
+                         {"commit": None, "dirty": None}).to_json()
+    text = markdown(report)
+    assert "Won via the inner game" in text
+    assert f"glencoe {figures['won_via_inner_game']}." in text
