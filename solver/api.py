@@ -7,6 +7,7 @@ from .deals import Deal, as_deal
 from .games import INNER_GAME, find_game
 from .result import Result, Stats, Verdict
 
+
 def solve(game, deal, *, max_nodes: int | None = None, timeout: float | None = None,
           max_memory: int | None = None, prune: "bool | int" = True, line: bool = True,
           inner: bool = True) -> Result:
