@@ -13,7 +13,8 @@ in ``--list`` files or on stdin, or ``--games`` with ``--deals``. Each deal is
 
 Each line: game, deal, verdict, reason (unknown only), via (the inner game whose line won, see
 docs/solver.md, "Inner game"), nodes, seconds (the core's search time), wall (the whole
-``solve()`` call), build (the solver's commit). With ``--out`` the lines are appended to that
+``solve()`` call), build (the solver's commit, or its version where the install does not
+record one). With ``--out`` the lines are appended to that
 file and deals already in it are not run again, so a run stopped with Ctrl-C resumes where it
 stopped; without it they go to stdout only. Bad input: one line on stderr, status 2.
 """
@@ -118,7 +119,9 @@ def main(argv=None) -> int:
     memory = int(a.max_memory * (1 << 30))
     from solver.bench import git_commit
     info = git_commit()
-    build = (info.get("commit") or "")[:7] + ("+dirty" if info.get("dirty") else "")
+    from solver import __version__
+    build = ((info["commit"][:7] + ("+dirty" if info.get("dirty") else "")) if info.get("commit")
+             else f"solver {__version__}")          # an install with no commit recorded
     out = open(a.out, "a") if a.out else None
     print(f"{len(todo)} deals to run ({len(deals) - len(todo)} already in {a.out})"
           if a.out else f"{len(todo)} deals to run", file=sys.stderr, flush=True)

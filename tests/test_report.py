@@ -77,7 +77,8 @@ def make_db(path, game, rows, version="9.9"):
     db = SurveyDatabase(str(path), game)
     try:
         db.save(version, [(deal, verdict, "time" if verdict == "unknown" else None, 100, seconds,
-                           50 if verdict == "winnable" else None) for deal, verdict, seconds in rows],
+                           50 if verdict == "winnable" else None, None)
+                          for deal, verdict, seconds in rows],
                 Limits(1.0, None))
     finally:
         db.close()
