@@ -433,6 +433,9 @@ typedef struct {
     uint8_t card[SALIC_QUEENS][SALIC_CARDS];   /* slots, top first */
     uint8_t found[16], total[16];   /* by slot: on foundations; relaxed copies */
     uint8_t bound[16];              /* found + total */
+    int8_t partner[SALIC_QUEENS];   /* the pile sharing this pile's queen (stuck-stock), or -1 */
+    int pairs;                      /* piles with a partner, over two */
+    int stuck;                      /* piles of stuck stock cards */
     GridPoint pt;                   /* the origin */
 } Grid;
 
@@ -490,12 +493,21 @@ static inline void grid_take(const Grid *g, GridPoint *pt, int p) {
 #endif
     pt->left--;
     pt->at += g->stride[p];
-    if (pt->idx[p] == g->len[p]) pt->nonempty--;
+    /* A queen is free once every pile on it is empty (stuck-stock: two piles may share one). */
+    if (pt->idx[p] == g->len[p] && (g->partner[p] < 0 || pt->idx[g->partner[p]] == g->len[g->partner[p]]))
+        pt->nonempty--;
+}
+
+/* Pile p is empty and its partner, if any, too: its queen is free. */
+static inline int grid_queen_free(const Grid *g, const GridPoint *pt, int p) {
+    int q = g->partner[p];
+    return q < 0 || pt->idx[q] == g->len[q];
 }
 
 static inline int grid_takes_top(const Grid *g, const GridPoint *pt, int p, unsigned fr) {
     int i = pt->idx[p];
-    return i < g->len[p] && (i == g->len[p] - 1 || (fr >> g->card[p][i] & 1));
+    return i < g->len[p] &&
+           ((i == g->len[p] - 1 && grid_queen_free(g, pt, p)) || (fr >> g->card[p][i] & 1));
 }
 
 /* Take every top card that is its pile's last or of a free rank, until none is left.  check: the
@@ -509,6 +521,8 @@ static void grid_close(const Grid *g, GridPoint *pt, unsigned check, unsigned fr
         check &= check - 1;
         if (!grid_takes_top(g, pt, p, fr)) continue;
         do grid_take(g, pt, p); while (grid_takes_top(g, pt, p, fr));
+        /* Once p is empty, its partner's last card frees their queen. */
+        if (g->partner[p] >= 0 && pt->idx[p] == g->len[p]) check |= 1u << g->partner[p];
         unsigned now;
         grid_eval(g, pt, &now);
         if (now != fr) {
@@ -545,7 +559,9 @@ static int grid_walk(const Grid *g, int points, int *budget, uint8_t *seen) {
             grid_take(g, &pt, p);
             if (grid_eval(g, &pt, &fr) <= SALIC_QUEENS - pt.nonempty) {
                 /* Only pile p's top changed; the others need a look only if free ranks did. */
-                grid_close(g, &pt, fr == saved[depth].free_ranks ? 1u << p : all, fr);
+                unsigned check = fr == saved[depth].free_ranks ? 1u << p : all;
+                if (g->partner[p] >= 0 && pt.idx[p] == g->len[p]) check |= 1u << g->partner[p];
+                grid_close(g, &pt, check, fr);
                 int fresh = !(seen[pt.at >> 3] & (1 << (pt.at & 7)));
                 seen[pt.at >> 3] |= (uint8_t)(1 << (pt.at & 7));
                 seen[raw >> 3] |= (uint8_t)(1 << (raw & 7));
@@ -576,6 +592,7 @@ static int grid_walk(const Grid *g, int points, int *budget, uint8_t *seen) {
  * queens, no path gets past that point.  (Taking a pile wholly adds at least what it adds on its
  * own on top of pile p's cards, as the count is convex in the cards taken.) */
 static int first_copy_dead(const Grid *g) {
+    if (g->pairs) return 0;   /* it counts a queen per pile not empty: not where piles share one */
     for (int c = 0; c < 16; c += 8) {          /* the chains' first slots */
         for (int jb = 0; jb < 5; jb++) {
             int b = c + jb;
@@ -620,36 +637,121 @@ static int first_copy_dead(const Grid *g) {
     return 0;
 }
 
-/* The grid of the position's piles, largest first while it has at most grid_max points; returns
- * its number of points (g->k == 0: no pile). */
-static int grid_build(const SalicDeal *d, const SalicState *s, int grid_max, Grid *g) {
+/* PRUNE_STUCK_STOCK (docs/solver.md, "stuck-stock"; PySol profiles, stock not empty): the stock
+ * cards that cannot reach a foundation before the stock is empty.  While it lasts no card is
+ * parked, so a card leaves a pile only to a foundation, and only from the top.  A least fixpoint
+ * over what may be played while dealing: m[r] bounds the cards of rank r on foundations then
+ * (those there now, plus the copies found playable, and no more than the rank before it in its
+ * chain); a card may be played only if a five or a six, or if m of the rank it is laid on
+ * exceeds the cards of its own rank there now; a pile card only once every card above it may
+ * be.  Every card a line plays while dealing is found playable, by induction on its plays.  The
+ * stock cards left over are stuck: each stays on its pile, above the cards there when it came,
+ * until the stock is empty, and then leaves it from the top. */
+static void stuck_stock(const SalicDeal *d, const SalicState *s, uint64_t stuck[2]) {
+    static const int8_t CHAIN[2][6] = {{5, 6, 7, 8, 9, 10}, {4, 3, 2, 1, 0, 12}};
+    int m[13], played[13] = {0};
+    for (int r = 0; r < 13; r++) m[r] = s->cnt[r];
+    uint64_t rest[SALIC_QUEENS][2], all[2] = {0, 0};
+    for (int q = 0; q < SALIC_QUEENS; q++) {
+        all[0] |= d->seg_mask[q][0];
+        all[1] |= d->seg_mask[q][1];
+        rest[q][0] = q < s->nq ? s->present[0] & d->seg_mask[q][0] : 0;
+        rest[q][1] = q < s->nq ? s->present[1] & d->seg_mask[q][1] : 0;
+    }
+    uint64_t stock[2] = {s->sp >= 64 ? 0 : all[0] & (~0ULL << s->sp),
+                         all[1] & (s->sp >= 64 ? ~0ULL << (s->sp - 64) : ~0ULL)};
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int q = 0; q < s->nq; q++)
+            for (int t = highest_bit(rest[q][0], rest[q][1]); t >= 0;
+                 t = highest_bit(rest[q][0], rest[q][1])) {
+                int below = rank_below(d->rank[t]);
+                if (below >= 0 && m[below] <= s->cnt[d->rank[t]]) break;
+                rest[q][t >> 6] &= ~(1ULL << (t & 63));
+                played[d->rank[t]]++;
+                changed = 1;
+            }
+        for (int h = 0; h < 2; h++)
+            for (uint64_t w = stock[h]; w; w &= w - 1) {
+                int t = 64 * h + __builtin_ctzll(w);
+                int below = rank_below(d->rank[t]);
+                if (below >= 0 && m[below] <= s->cnt[d->rank[t]]) continue;
+                stock[h] &= ~(1ULL << (t & 63));
+                played[d->rank[t]]++;
+                changed = 1;
+            }
+        for (int c = 0; c < 2; c++)
+            for (int j = 0, before = 8; j < 6; j++) {
+                int r = CHAIN[c][j], most = s->cnt[r] + played[r];
+                m[r] = before = most < before ? most : before;
+            }
+    }
+    stuck[0] = stock[0];
+    stuck[1] = stock[1];
+}
+
+/* The grid of the position's piles, largest first while it has at most grid_max points and
+ * eight piles; returns its number of points (g->k == 0: no pile).  stock: add, for each queen,
+ * a pile of its stuck stock cards (stuck_stock), sharing the queen with its pile. */
+static int grid_build(const SalicDeal *d, const SalicState *s, int grid_max, int stock, Grid *g) {
     memset(g, 0, sizeof *g);
-    int size[SALIC_QUEENS], order[SALIC_QUEENS], n = 0;
-    for (int q = 0; q < s->nq; q++) {
-        size[q] = salic_pile_size(d, s, q);
-        if (size[q] < 1) continue;
-        int i = n++;                               /* insertion sort, largest first */
-        while (i > 0 && size[order[i - 1]] < size[q]) { order[i] = order[i - 1]; i--; }
-        order[i] = q;
+    memset(g->partner, -1, sizeof g->partner);
+    /* Candidates 0..7: the queens' piles; 8..15: their stuck stock cards. */
+    uint64_t cards[2 * SALIC_QUEENS][2];
+    int size[2 * SALIC_QUEENS], order[2 * SALIC_QUEENS], at[2 * SALIC_QUEENS], n = 0;
+    uint64_t stuck[2] = {0, 0};
+    if (stock) stuck_stock(d, s, stuck);
+    for (int c = 0; c < 2 * SALIC_QUEENS; c++) {
+        int q = c % SALIC_QUEENS;
+        at[c] = -1;
+        if (c < SALIC_QUEENS) {
+            cards[c][0] = q < s->nq ? s->present[0] & d->seg_mask[q][0] : 0;
+            cards[c][1] = q < s->nq ? s->present[1] & d->seg_mask[q][1] : 0;
+            size[c] = q < s->nq ? salic_pile_size(d, s, q) : 0;
+        } else {
+            cards[c][0] = stuck[0] & d->seg_mask[q][0];
+            cards[c][1] = stuck[1] & d->seg_mask[q][1];
+            size[c] = __builtin_popcountll(cards[c][0]) + __builtin_popcountll(cards[c][1]);
+        }
+        if (size[c] < 1) continue;
+        /* insertion sort, largest first, the queens' piles before the stuck cards, so that
+         * the grid holds every pile the grid without them would (it is then no weaker) */
+        int i = n++;
+        while (i > 0 && order[i - 1] / SALIC_QUEENS == c / SALIC_QUEENS &&
+               size[order[i - 1]] < size[c]) {
+            order[i] = order[i - 1];
+            i--;
+        }
+        order[i] = c;
     }
     for (int r = 0; r < 13; r++) g->found[SLOT[r]] = s->cnt[r];
     GridPoint *pt = &g->pt;
     int points = 1;
-    for (int i = 0; i < n; i++) {
-        int q = order[i];
-        if (points * (size[q] + 1) > grid_max) continue;   /* left out: its cards count as free */
+    for (int i = 0; i < n && g->k < SALIC_QUEENS; i++) {
+        int c = order[i], q = c % SALIC_QUEENS;
+        if (points * (size[c] + 1) > grid_max) continue;   /* left out: its cards count as free */
         int p = g->k++;
+        at[c] = p;
         g->stride[p] = points;
-        points *= size[q] + 1;
-        uint64_t w[2] = {s->present[0] & d->seg_mask[q][0], s->present[1] & d->seg_mask[q][1]};
+        points *= size[c] + 1;
+        uint64_t w[2] = {cards[c][0], cards[c][1]};
         for (int t = highest_bit(w[0], w[1]); t >= 0; t = highest_bit(w[0], w[1])) {
             w[t >> 6] &= ~(1ULL << (t & 63));
             g->card[p][g->len[p]++] = SLOT[d->rank[t]];
         }
-        if (s->parked[q] != PARK_NONE) g->card[p][g->len[p]++] = SLOT[d->rank[s->parked[q]]];
+        if (c < SALIC_QUEENS && s->parked[q] != PARK_NONE)
+            g->card[p][g->len[p]++] = SLOT[d->rank[s->parked[q]]];
         for (int j = 0; j < g->len[p]; j++) pt->inpile[g->card[p][j]]++;
         pt->left = (uint8_t)(pt->left + g->len[p]);
-        pt->nonempty++;
+        g->stuck += c >= SALIC_QUEENS;
+        int other = at[(c + SALIC_QUEENS) % (2 * SALIC_QUEENS)];
+        if (other >= 0) {                          /* one queen for the two */
+            g->partner[p] = (int8_t)other;
+            g->partner[other] = (int8_t)p;
+            g->pairs++;
+        } else {
+            pt->nonempty++;
+        }
     }
     for (int sl = 0; sl < 16; sl++) {
         g->total[sl] = pt->inpile[sl];
@@ -681,18 +783,20 @@ typedef struct {
     uint8_t sig[SIG_MAX];
 } MemoEntry;
 
-/* The signature of a test: visits, the number of piles, each pile's length, the cards two to
+/* The signature of a test: visits, the number of piles (and of pairs of piles sharing a queen,
+ * with each pair after its first pile's length), each pile's length, the cards two to
  * a byte (slots are below 16), and the foundations' counts by slot two to a byte (at most 8
  * each).  Returns its length, or -1 where it would not fit. */
 static int grid_signature(const Grid *g, int visits, uint8_t *sig) {
     int n = 0;
     uint32_t v = (uint32_t)visits;
     for (int i = 0; i < 4; i++) sig[n++] = (uint8_t)(v >> (8 * i));
-    sig[n++] = (uint8_t)g->k;
+    sig[n++] = (uint8_t)(g->k | g->pairs << 4);
     int cards = 0;
     for (int p = 0; p < g->k; p++) {
         sig[n++] = (uint8_t)g->len[p];
         cards += g->len[p];
+        if (g->partner[p] > p) sig[n++] = (uint8_t)(p | g->partner[p] << 4);   /* stuck-stock */
     }
     if (n + (cards + 1) / 2 + 8 > SIG_MAX) return -1;
     int half = 0;
@@ -716,14 +820,11 @@ static uint64_t signature_hash(const uint8_t *sig, int n) {
 /* The test with a grid of at most grid_max points (seen: grid_max bits) and visits steps
  * beyond a straight walk; visits < 0: the whole walk, never cut short.  memo: the search's room
  * memo (MEMO_SLOTS slots), or NULL. */
-static int room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, int grid_max,
-                     int visits, uint8_t *seen, MemoEntry *memo) {
-    Grid g;
-    int points = grid_build(d, s, grid_max, &g);
-    if (g.k == 0) return 0;
+static int grid_test(const Grid *g, int points, uint64_t *steps, int visits, uint8_t *seen,
+                     MemoEntry *memo) {
     MemoEntry *e = NULL;
     uint8_t sig[SIG_MAX];
-    int n = memo ? grid_signature(&g, visits, sig) : -1;
+    int n = memo ? grid_signature(g, visits, sig) : -1;
     uint64_t h = 0;
     if (n > 0) {
         h = signature_hash(sig, n);
@@ -735,15 +836,15 @@ static int room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, i
     }
     int dead;
     uint64_t added = 0;
-    if (first_copy_dead(&g)) {
+    if (first_copy_dead(g)) {
         dead = 1;
     } else {
         /* Enough steps for a walk straight to the end (k tries per card), and visits more.
          * Each point is left at most once, by at most k steps: k * points steps always
          * suffice. */
-        int budget = visits < 0 ? g.k * points : g.k * g.pt.left + visits, left = budget;
-        dead = grid_walk(&g, points, &left, seen) == 0;
-        added = (uint64_t)(budget - (left > 0 ? left : 0)) + (uint64_t)g.k * 12;
+        int budget = visits < 0 ? g->k * points : g->k * g->pt.left + visits, left = budget;
+        dead = grid_walk(g, points, &left, seen) == 0;
+        added = (uint64_t)(budget - (left > 0 ? left : 0)) + (uint64_t)g->k * 12;
     }
     *steps += added;
     if (e && added <= UINT32_MAX) {
@@ -756,10 +857,42 @@ static int room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, i
     return dead;
 }
 
+/* The test on the position's grid; with stock (stuck-stock), where that grid leaves the
+ * position alive, again on the grid with the stuck stock cards, which holds every pile of the
+ * first and is never weaker (docs/solver.md): the first, smaller grid settles most dead ends
+ * more cheaply. */
+static int room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, int grid_max,
+                     int visits, int stock, uint8_t *seen, MemoEntry *memo) {
+    Grid g;
+    int points = grid_build(d, s, grid_max, 0, &g);
+    if (g.k > 0 && grid_test(&g, points, steps, visits, seen, memo)) return 1;
+    if (!stock) return 0;
+    points = grid_build(d, s, grid_max, 1, &g);
+    return g.stuck > 0 && grid_test(&g, points, steps, visits, seen, memo);
+}
+
 static int parking_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps,
                              MemoEntry *memo) {
     uint8_t seen[GRID_MAX / 8];
-    return room_dead(d, s, steps, GRID_MAX, GRID_VISITS, seen, memo);
+    return room_dead(d, s, steps, GRID_MAX, GRID_VISITS, 0, seen, memo);
+}
+
+/* PRUNE_STUCK_STOCK applies: a PySol profile, the stock not empty (so nothing parked yet).
+ * -DSTUCK_STOCK=0 builds the search without it. */
+#ifndef STUCK_STOCK
+#define STUCK_STOCK 1
+#endif
+#ifndef STUCK_PROBES
+#define STUCK_PROBES 0
+#endif
+static int stuck_applies(const SalicDeal *d, const SalicState *s, unsigned prune,
+                         const ScratchHead *head) {
+    if (!STUCK_STOCK || !(prune & PRUNE_STUCK_STOCK) || !d->park_after_stock || s->sp >= SALIC_CARDS)
+        return 0;
+    if (head && !head->final_search && !STUCK_PROBES) return 0;
+    for (int q = 0; q < SALIC_QUEENS; q++)
+        if (s->parked[q] != PARK_NONE) return 0;
+    return 1;
 }
 
 /* PRUNE_DEEP_ROOM (docs/solver.md, "deep-room"): the same test with a larger grid and budget. */
@@ -767,25 +900,27 @@ static int parking_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *
 #define DEEP_VISITS 5000
 
 static int deep_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, int visits,
-                          MemoEntry *memo) {
+                          int stock, MemoEntry *memo) {
     uint8_t seen[DEEP_GRID / 8];     /* 128 KiB of stack */
-    return room_dead(d, s, steps, DEEP_GRID, visits, seen, memo);
+    return room_dead(d, s, steps, DEEP_GRID, visits, stock, seen, memo);
 }
 
 /* Test hook (CorePosition.room_dead): the parking-room test (deep: with deep-room's grid) on
  * its own, its walk cut short as in the search or (whole) never. */
-int salic_room_dead(const SalicDeal *d, const SalicState *s, int deep, int whole) {
+int salic_room_dead(const SalicDeal *d, const SalicState *s, int deep, int whole, int stock) {
     uint64_t ignored = 0;
-    if (deep) return deep_room_dead(d, s, &ignored, whole ? -1 : DEEP_VISITS, NULL);
+    stock = stock && stuck_applies(d, s, PRUNE_STUCK_STOCK, NULL);
+    if (deep) return deep_room_dead(d, s, &ignored, whole ? -1 : DEEP_VISITS, stock, NULL);
     uint8_t seen[GRID_MAX / 8];
-    return room_dead(d, s, &ignored, GRID_MAX, whole ? -1 : GRID_VISITS, seen, NULL);
+    return room_dead(d, s, &ignored, GRID_MAX, whole ? -1 : GRID_VISITS, stock, seen, NULL);
 }
 
 /* Test hook (CorePosition.room_memo_check): the test (as salic_room_dead) run without the room
  * memo and through one memo that the calls share (reset: empty it first), as the search does
  * over the positions of one deal.  Returns -1 where the two differ in verdict or in the steps
  * they count, else the verdict, plus 2 where the memo had it (-2: no memory). */
-int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int whole, int reset) {
+int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int whole, int reset,
+                          int stock) {
     static MemoEntry *memo;
     static uint8_t *seen;
     if (!memo) memo = malloc(MEMO_SLOTS * sizeof *memo);
@@ -795,16 +930,17 @@ int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int
     int grid_max = deep ? DEEP_GRID : GRID_MAX;
     int visits = whole ? -1 : deep ? DEEP_VISITS : GRID_VISITS;
     uint64_t plain = 0, memo_steps = 0;
-    int v0 = room_dead(d, s, &plain, grid_max, visits, seen, NULL);
+    stock = stock && stuck_applies(d, s, PRUNE_STUCK_STOCK, NULL);
+    int v0 = room_dead(d, s, &plain, grid_max, visits, stock, seen, NULL);
     Grid g;
     uint8_t sig[SIG_MAX];
-    grid_build(d, s, grid_max, &g);
+    grid_build(d, s, grid_max, stock, &g);
     int n = g.k ? grid_signature(&g, visits, sig) : -1, had = 0;
     if (n > 0) {
         const MemoEntry *e = &memo[signature_hash(sig, n) & (MEMO_SLOTS - 1)];
         had = e->hash == signature_hash(sig, n) && e->len == n && memcmp(e->sig, sig, (size_t)n) == 0;
     }
-    int v1 = room_dead(d, s, &memo_steps, grid_max, visits, seen, memo);
+    int v1 = room_dead(d, s, &memo_steps, grid_max, visits, stock, seen, memo);
     return v0 == v1 && plain == memo_steps ? v0 + 2 * had : -1;
 }
 
@@ -812,9 +948,9 @@ int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int
  * end, one card at a time from piles picked by a xorshift generator seeded with seed, compare
  * grid_eval with grid_eval_plain at every point.  Returns the points compared, or -1 at the first
  * where they disagree. */
-int salic_grid_eval_check(const SalicDeal *d, const SalicState *s, uint64_t seed) {
+int salic_grid_eval_check(const SalicDeal *d, const SalicState *s, uint64_t seed, int stock) {
     Grid g;
-    grid_build(d, s, DEEP_GRID, &g);
+    grid_build(d, s, DEEP_GRID, stock && stuck_applies(d, s, PRUNE_STUCK_STOCK, NULL), &g);
     GridPoint pt = g.pt;
     uint64_t x = seed | 1;
     for (int n = 1;; n++) {
@@ -897,7 +1033,7 @@ static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void 
     uint64_t ignored = 0;
     int deep = (prune & PRUNE_DEEP_ROOM) != 0;
     if (!st) {
-        if (deep) return deep_room_dead(d, s, &ignored, DEEP_VISITS, NULL);
+        if (deep) return deep_room_dead(d, s, &ignored, DEEP_VISITS, stuck_applies(d, s, prune, NULL), NULL);
         return (prune & PRUNE_PARKING_ROOM) && parking_room_dead(d, s, &ignored, NULL);
     }
     st->room.offered++;
@@ -911,14 +1047,14 @@ static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void 
         c = &st->near;
         c->offered++;
         c->tested++;
-        dead = deep_room_dead(d, s, &c->steps, NEAR_VISITS, st->memo);
+        dead = deep_room_dead(d, s, &c->steps, NEAR_VISITS, stuck_applies(d, s, prune, &st->head), st->memo);
     } else if (deep && st->room.offered > DEEP_AFTER) {
         c = &st->deep;
         c->offered++;
         int uncapped = st->head.final_search && !d->park_after_stock;
         if (skip_test(c, DEEP_TRIAL, uncapped ? 0 : DEEP_STEPS_PER_DEAL)) return 0;
         c->tested++;
-        dead = deep_room_dead(d, s, &c->steps, DEEP_VISITS, st->memo);
+        dead = deep_room_dead(d, s, &c->steps, DEEP_VISITS, stuck_applies(d, s, prune, &st->head), st->memo);
     } else {
         if (!(prune & PRUNE_PARKING_ROOM)) return 0;
         c = &st->room;

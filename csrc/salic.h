@@ -49,14 +49,15 @@ int salic_below_top(const SalicDeal *d, const SalicState *s, int q);
 
 /* Test hook: the parking-room walk's fast and plain arithmetic agree along one random path
  * through the position's grid (the points compared, or -1). */
-int salic_grid_eval_check(const SalicDeal *d, const SalicState *s, uint64_t seed);
+int salic_grid_eval_check(const SalicDeal *d, const SalicState *s, uint64_t seed, int stock);
 /* Test hook: the parking-room test alone (deep: deep-room's grid; whole: the walk never cut
  * short). */
-int salic_room_dead(const SalicDeal *d, const SalicState *s, int deep, int whole);
+int salic_room_dead(const SalicDeal *d, const SalicState *s, int deep, int whole, int stock);
 /* Test hook: the same test without the room memo and through one that the calls share (reset:
  * emptied first): -1 where they differ (verdict or steps), else the verdict, plus 2 where the
  * memo had it. */
-int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int whole, int reset);
+int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int whole, int reset,
+                          int stock);
 
 extern const GameOps SALIC_OPS;
 

@@ -25,7 +25,7 @@ cdef extern from "core.h":
     unsigned PRUNE_BANNER_PREFIX, PRUNE_LONE_CARD, PRUNE_LAST_COPIES
     unsigned PRUNE_PARKING_ROOM, PRUNE_DEAD_CACHE, PRUNE_LAZY_PLAYS, PRUNE_DEEP_ROOM
     unsigned PRUNE_DEAL_CACHE, PRUNE_LAZY_ORDER, PRUNE_FEED_FIRST, PRUNE_CELL_WAIT
-    unsigned PRUNE_BANNER_AHEAD, PRUNE_LAZY_FEED
+    unsigned PRUNE_BANNER_AHEAD, PRUNE_LAZY_FEED, PRUNE_STUCK_STOCK
 
 cdef extern from "table.h":
     ctypedef struct Table:
@@ -91,10 +91,12 @@ cdef extern from "salic.h":
                     int slots_from_start, int park_after_stock, int win_needs_empty_stock) nogil
     int salic_top(const SalicDeal *d, const SalicState *s, int q) nogil
     int salic_pile_size(const SalicDeal *d, const SalicState *s, int q) nogil
-    int salic_grid_eval_check(const SalicDeal *d, const SalicState *s, uint64_t seed) nogil
-    int salic_room_dead(const SalicDeal *d, const SalicState *s, int deep, int whole) nogil
+    int salic_grid_eval_check(const SalicDeal *d, const SalicState *s, uint64_t seed,
+                              int stock) nogil
+    int salic_room_dead(const SalicDeal *d, const SalicState *s, int deep, int whole,
+                        int stock) nogil
     int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int whole,
-                              int reset) nogil
+                              int reset, int stock) nogil
     const GameOps SALIC_OPS
 
 cdef extern from "banner.h":

@@ -20,7 +20,8 @@ RULE_BITS = {"safe-foundation": PRUNE_SAFE_FOUNDATION, "banner-reach": PRUNE_BAN
              "lazy-plays": PRUNE_LAZY_PLAYS, "deep-room": PRUNE_DEEP_ROOM,
              "deal-cache": PRUNE_DEAL_CACHE, "lazy-order": PRUNE_LAZY_ORDER,
              "feed-first": PRUNE_FEED_FIRST, "cell-wait": PRUNE_CELL_WAIT,
-             "banner-ahead": PRUNE_BANNER_AHEAD, "lazy-feed": PRUNE_LAZY_FEED}
+             "banner-ahead": PRUNE_BANNER_AHEAD, "lazy-feed": PRUNE_LAZY_FEED,
+             "stuck-stock": PRUNE_STUCK_STOCK}
 PROBES = 6      # bounded-discrepancy probes before the exhaustive search
 
 
@@ -207,13 +208,15 @@ cdef class CorePosition:
     def is_dead(self, unsigned prune=PRUNE_ALL):
         return bool(self.game.ops.is_dead(self.game.deal, &self.state, prune, MOVE_NONE, NULL))
 
-    def grid_eval_check(self, uint64_t seed):
+    def grid_eval_check(self, uint64_t seed, bint stock=False):
         """Salic family, for the tests: along one path (picked by seed) through the position's
-        parking-room grid, the walk's fast arithmetic (SSE2 where built) agrees with the plain
-        one. The points compared, or -1 where they disagree."""
+        parking-room grid (stock: with stuck-stock's piles where it applies), the walk's fast
+        arithmetic (SSE2 where built) agrees with the plain one. The points compared, or -1
+        where they disagree."""
         if self.game.family != "salic":
             raise ValueError("grid_eval_check is for the Salic family")
-        return salic_grid_eval_check(<SalicDeal *>self.game.deal, <SalicState *>&self.state, seed)
+        return salic_grid_eval_check(<SalicDeal *>self.game.deal, <SalicState *>&self.state, seed,
+                                     stock)
 
     def prefix_sweep_check(self, int p=-1):
         """Banner family, for the tests: the prefix bound's sweep over the waste below talon
@@ -256,16 +259,18 @@ cdef class CorePosition:
                                         prune, m)
         return None if rc < 0 else bool(rc)
 
-    def room_dead(self, bint deep=True, bint whole=False):
+    def room_dead(self, bint deep=True, bint whole=False, bint stock=False):
         """Salic family, for the tests: the parking-room test alone (deep: with deep-room's
         larger grid), its walk cut short by the step budget the search gives it or (whole)
-        never, as in deep-room near the end of the stock."""
+        never, as in deep-room near the end of the stock; stock: with stuck-stock's piles of
+        stock cards, where it applies (a PySol profile, the stock not empty)."""
         if self.game.family != "salic":
             raise ValueError("room_dead is for the Salic family")
         return bool(salic_room_dead(<SalicDeal *>self.game.deal, <SalicState *>&self.state, deep,
-                                    whole))
+                                    whole, stock))
 
-    def room_memo_check(self, bint deep=True, bint whole=False, bint reset=False):
+    def room_memo_check(self, bint deep=True, bint whole=False, bint reset=False,
+                        bint stock=False):
         """Salic family, for the tests: the parking-room test (as room_dead) without the room
         memo and through one memo that these calls share (reset: emptied first), as a search
         shares one over a deal's positions. (verdict, hit): the verdict where the two agree in
@@ -273,7 +278,8 @@ cdef class CorePosition:
         if self.game.family != "salic":
             raise ValueError("room_memo_check is for the Salic family")
         cdef int rc = salic_room_memo_check(<SalicDeal *>self.game.deal,
-                                            <SalicState *>&self.state, deep, whole, reset)
+                                            <SalicState *>&self.state, deep, whole, reset,
+                                            stock)
         if rc == -2:
             raise MemoryError()
         return (None, False) if rc < 0 else (bool(rc & 1), bool(rc & 2))
