@@ -10,6 +10,7 @@ import math
 import os
 import sqlite3
 import statistics
+from collections import Counter
 from contextlib import closing
 from dataclasses import dataclass, field
 
@@ -56,6 +57,7 @@ class GameReport:
     seconds: list = field(default_factory=list, repr=False)        # sorted solve times
     verdicts: list = field(default_factory=list, repr=False)       # aligned with seconds
     solver_versions: list = field(default_factory=list)
+    via: dict = field(default_factory=dict)      # inner game -> deals won through its line
 
     @property
     def deals(self) -> int:
@@ -102,7 +104,8 @@ class GameReport:
                 "interval95": [low, high],
                 "seconds": {"median": self.median_seconds, "p99": self.p99_seconds,
                             "max": self.max_seconds},
-                "solver_versions": self.solver_versions}
+                "solver_versions": self.solver_versions,
+                "won_via_inner_game": dict(sorted(self.via.items()))}
 
 
 def _open_readonly(path: str) -> sqlite3.Connection:
@@ -136,20 +139,25 @@ def read_reports(paths: list[str]) -> list[GameReport]:
                     "SELECT name FROM sqlite_master WHERE type = 'table'")}
                 if "results" not in tables:
                     raise ValueError(f"{path!r} is not a survey database (it has no 'results' table)")
-                cursor = conn.execute("SELECT game, deal, verdict, seconds, solver_version FROM results")
-                for game, deal, verdict, seconds, version in cursor:
+                columns = {row[1] for row in conn.execute("PRAGMA table_info(results)")}
+                # Schema version 1 databases (before the inner game) have no via column.
+                via_column = "via" if "via" in columns else "NULL"
+                cursor = conn.execute(f"SELECT game, deal, verdict, seconds, solver_version, "
+                                      f"{via_column} FROM results")
+                for game, deal, verdict, seconds, version, via in cursor:
                     if (game, deal) in origin:
                         raise ValueError(f"deal {deal} of {game} is in both {origin[game, deal]!r} "
                                          f"and {path!r}")
                     origin[game, deal] = path
-                    rows.setdefault(game, {})[deal] = (verdict, float(seconds))
+                    rows.setdefault(game, {})[deal] = (verdict, float(seconds), via)
                     versions.setdefault(game, set()).add(version)
         except sqlite3.DatabaseError as exc:
             raise ValueError(f"cannot read survey database {path!r}: {exc}") from None
     order = {g.id: i for i, g in enumerate(GAMES)}
     reports = []
     for game in sorted(rows, key=lambda name: (order.get(name, len(order)), name)):
-        pairs = sorted(((seconds, verdict) for verdict, seconds in rows[game].values()))
+        pairs = sorted(((seconds, verdict) for verdict, seconds, _ in rows[game].values()))
+        via = Counter(v for _, _, v in rows[game].values() if v)
         counts = {v.value: 0 for v in Verdict}
         for _, verdict in pairs:
             if verdict not in counts:
@@ -157,7 +165,7 @@ def read_reports(paths: list[str]) -> list[GameReport]:
             counts[verdict] += 1
         reports.append(GameReport(game, counts["winnable"], counts["unwinnable"], counts["unknown"],
                                   [s for s, _ in pairs], [v for _, v in pairs],
-                                  sorted(versions[game])))
+                                  sorted(versions[game]), dict(via)))
     return reports
 
 
@@ -186,6 +194,11 @@ def format_markdown(reports: list[GameReport]) -> str:
     lines.append("")
     lines.append("winnable %: unknown deals counted as losses–as wins; 95% interval: Wilson score, "
                  "low end with unknowns as losses, high end with unknowns as wins.")
+    inner = [f"{r.game} {n} (via {g})" for r in reports for g, n in sorted(r.via.items())]
+    if inner:
+        lines.append("")
+        lines.append("Won through the inner game's line (docs/solver.md, \"Inner game\"): "
+                     + ", ".join(inner) + ".")
     return "\n".join(lines)
 
 

@@ -72,12 +72,13 @@ def test_nearest_rank_percentiles():
 # --- reading databases -----------------------------------------------------------------------
 
 
-def make_db(path, game, rows, version="9.9"):
-    """A survey database with ``rows`` (deal, verdict, seconds)."""
+def make_db(path, game, rows, version="9.9", via=None):
+    """A survey database with ``rows`` (deal, verdict, seconds); via: {deal: inner game}."""
+    via = via or {}
     db = SurveyDatabase(str(path), game)
     try:
         db.save(version, [(deal, verdict, "time" if verdict == "unknown" else None, 100, seconds,
-                           50 if verdict == "winnable" else None, None)
+                           50 if verdict == "winnable" else None, via.get(deal))
                           for deal, verdict, seconds in rows],
                 Limits(1.0, None))
     finally:
@@ -206,3 +207,38 @@ def test_plot_of_nothing(tmp_path):
     with pytest.raises(ValueError, match="nothing to plot"):
         plot_times([], str(tmp_path / "x.png"))
     assert GameReport("clover", 1, 0, 0, [0.0], ["winnable"]).max_seconds == 0.0
+
+
+# --- the inner game --------------------------------------------------------------------------
+
+
+def test_report_counts_deals_won_via_the_inner_game(tmp_path, capsys):
+    rows = [(n, "winnable" if n <= 8 else "unknown", n / 10) for n in range(1, 11)]
+    intrigue = make_db(tmp_path / "intrigue.sqlite", "intrigue", rows, via={3: "glencoe", 7: "glencoe"})
+    banner = make_db(tmp_path / "banner.sqlite", "banner", [(1, "winnable", 0.1)])
+    reports = read_reports([intrigue, banner])
+    assert [(r.game, r.via) for r in reports] == [("intrigue", {"glencoe": 2}), ("banner", {})]
+    text = format_markdown(reports)
+    assert text.splitlines()[-1] == ("Won through the inner game's line (docs/solver.md, "
+                                     "\"Inner game\"): intrigue 2 (via glencoe).")
+    assert "Won through" not in format_markdown(read_reports([banner]))
+    assert cli_main(["report", intrigue, banner, "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {g["game"]: g["won_via_inner_game"] for g in data["games"]} == {
+        "intrigue": {"glencoe": 2}, "banner": {}}
+
+
+def test_report_reads_a_version_1_database_without_the_via_column(tmp_path):
+    from solver import survey
+    db = tmp_path / "old.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.executescript(survey.SCHEMA.replace("    via             TEXT,\n", ""))
+        conn.execute("INSERT INTO survey_meta VALUES ('game', 'clover'), ('schema_version', '1')")
+        conn.execute("INSERT INTO results VALUES ('clover', 1, 'winnable', NULL, 5, 0.1, 140, 60, "
+                     "100, NULL, '0.0.1', '2026-11-29T00:00:00+00:00')")
+    conn.close()
+    [clover] = read_reports([str(db)])
+    assert (clover.game, clover.winnable, clover.via) == ("clover", 1, {})
+    with sqlite3.connect(db) as conn:          # read-only: the file is left as it was
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(results)")}
+    assert "via" not in columns
