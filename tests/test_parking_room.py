@@ -25,22 +25,36 @@ CHAINS = ([5, 6, 7, 8, 9, 10], [4, 3, 2, 1, 0, 12])   # 6..J and 5 4 3 2 A K, as
 MAX_POINTS = 8000
 
 
-def piles_of(core_cards: list, pos) -> list:
-    """Ranks of each non-empty pile, top first."""
-    state = pos.describe()
-    queen_of, q = {}, -1
-    for i, card in enumerate(core_cards):
+def core_cards(game, number) -> list:
+    """The deal in the core's order: the first queen moved to the front (RULES §1)."""
+    cards = list(deal_from_number(game, number).cards)
+    q = next(i for i, c in enumerate(cards) if c % 13 == 11)
+    cards.insert(0, cards.pop(q))
+    return cards
+
+
+def queen_of(cards: list) -> dict:
+    """The queen (0-based) each non-queen deal position lands on."""
+    out, q = {}, -1
+    for i, card in enumerate(cards):
         if card % 13 == 11:
             q += 1
         else:
-            queen_of[i] = q
+            out[i] = q
+    return out
+
+
+def piles_of(core_cards: list, pos) -> list:
+    """Ranks of each non-empty pile, top first."""
+    state = pos.describe()
+    queen_of_ = queen_of(core_cards)
     piles = [[] for _ in range(state["queens"])]
     for q, parked in enumerate(state["parked"]):
         if parked is not None:
             piles[q].append(core_cards[parked] % 13)
     for i in range(state["dealt"]):
         if state["present"] >> i & 1:
-            piles[queen_of[i]].append(core_cards[i] % 13)
+            piles[queen_of_[i]].append(core_cards[i] % 13)
     return [list(reversed(p)) for p in piles if p]
 
 
@@ -58,8 +72,11 @@ def need(piles, taken, found) -> int:
     return total
 
 
-def relaxation_dead(piles, found) -> bool:
-    """No monotone path of feasible points from nothing taken to everything taken."""
+def relaxation_dead(piles, found, queens=None) -> bool:
+    """No monotone path of feasible points from nothing taken to everything taken. queens: the
+    queen each pile lies on (stuck-stock: two piles may share one, which then holds no parked
+    card while either holds a relaxed card); by default each pile its own."""
+    queens = list(range(len(piles))) if queens is None else queens
     ends = tuple(len(p) for p in piles)
     start = tuple(0 for _ in piles)
     seen, stack = {start}, [start]
@@ -74,7 +91,7 @@ def relaxation_dead(piles, found) -> bool:
             if nxt in seen:
                 continue
             seen.add(nxt)
-            not_empty = sum(1 for t, e in zip(nxt, ends) if t < e)
+            not_empty = len({q for q, t, e in zip(queens, nxt, ends) if t < e})
             if need(piles, nxt, found) <= 8 - not_empty:
                 stack.append(nxt)
     return True
@@ -92,10 +109,7 @@ def positions_with_piles(game, rng, deals):
     cache = {}
     for number, core, pos in positions(game, rng, deals):
         if number not in cache:
-            cards = list(deal_from_number(game, number).cards)
-            q = next(i for i, c in enumerate(cards) if c % 13 == 11)
-            cards.insert(0, cards.pop(q))
-            cache[number] = cards
+            cache[number] = core_cards(game, number)
         yield number, core, pos, piles_of(cache[number], pos)
 
 
@@ -204,20 +218,29 @@ def test_whole_walk_decides_the_relaxation_exactly(game_id):
 def test_deep_room_never_calls_a_winning_line_dead(game_id):
     """Every position after a deal on a winning line the search found is alive to the deep
     test (a position from which a win follows cannot be dead)."""
-    game = find_game(game_id)
-    lines = 0
-    for number in range(1, 16):
+    lines = winning_lines_after_deals(find_game(game_id), range(1, 16),
+                                      PRUNING_RULES["safe-foundation"])
+    for number, positions in lines.items():
+        for pos in positions:
+            assert not pos.is_dead(DEEP), (game_id, number)
+    assert len(lines) >= 10, len(lines)
+
+
+def winning_lines_after_deals(game, numbers, rules) -> dict:
+    """For each deal the search wins (200,000 nodes, these rules): the positions after each
+    deal along its winning line."""
+    lines = {}
+    for number in numbers:
         core = core_game(game, deal_from_number(game, number))
-        status, line, *_ = core.search(200_000, 0.0, 1 << 28, PRUNING_RULES["safe-foundation"])
+        status, line, *_ = core.search(200_000, 0.0, 1 << 28, rules)
         if status != "win":
             continue
-        pos = core.position()
+        pos, lines[number] = core.position(), []
         for move in line:
             pos = pos.play(tuple(move))
             if move[0] == _core.DEAL:
-                assert not pos.is_dead(DEEP), (game_id, number)
-        lines += 1
-    assert lines >= 10, lines
+                lines[number].append(pos)
+    return lines
 
 
 def deal_walks(core, rng, walks):

@@ -214,7 +214,8 @@ def test_plot_of_nothing(tmp_path):
 
 def test_report_counts_deals_won_via_the_inner_game(tmp_path, capsys):
     rows = [(n, "winnable" if n <= 8 else "unknown", n / 10) for n in range(1, 11)]
-    intrigue = make_db(tmp_path / "intrigue.sqlite", "intrigue", rows, via={3: "glencoe", 7: "glencoe"})
+    intrigue = make_db(tmp_path / "intrigue.sqlite", "intrigue", rows,
+                       via={3: "glencoe", 7: "glencoe"})
     banner = make_db(tmp_path / "banner.sqlite", "banner", [(1, "winnable", 0.1)])
     reports = read_reports([intrigue, banner])
     assert [(r.game, r.via) for r in reports] == [("intrigue", {"glencoe": 2}), ("banner", {})]

@@ -20,7 +20,8 @@ from solver.core import DEFAULT_RULES, PRUNING_RULES, core_game
 from solver.deals import deal_from_number
 from solver.games import find_game
 
-from test_parking_room import CHAINS, random_walk
+from test_parking_room import (CHAINS, core_cards, queen_of, random_walk, relaxation_dead,
+                               winning_lines_after_deals)
 
 STUCK = PRUNING_RULES["stuck-stock"]
 PYSOL = ["pysol-glencoe", "pysol-laggard-lady", "pysol-intrigue"]
@@ -29,29 +30,16 @@ MAX_POINTS = 20000
 LAID_ON = {r: (chain[i - 1] if i else None) for chain in CHAINS for i, r in enumerate(chain)}
 
 
-def core_cards(game, number) -> list:
-    """The deal in the core's order: the first queen moved to the front (RULES §1)."""
-    cards = list(deal_from_number(game, number).cards)
-    q = next(i for i, c in enumerate(cards) if c % 13 == 11)
-    cards.insert(0, cards.pop(q))
-    return cards
-
-
 def layout(cards, pos):
     """(piles, stock): each queen's pile as deal positions bottom first (the queens on the
     table), and the stock as (deal position, queen it lands on), non-queens only."""
     state = pos.describe()
-    queen_of, q = {}, -1
-    for i, card in enumerate(cards):
-        if card % 13 == 11:
-            q += 1
-        else:
-            queen_of[i] = q
+    lands = queen_of(cards)
     piles = [[] for _ in range(state["queens"])]
     for i in range(state["dealt"]):
         if state["present"] >> i & 1:
-            piles[queen_of[i]].append(i)
-    stock = [(i, queen_of[i]) for i in range(state["dealt"], 104) if i in queen_of]
+            piles[lands[i]].append(i)
+    stock = [(i, lands[i]) for i in range(state["dealt"], 104) if i in lands]
     return piles, stock
 
 
@@ -107,43 +95,6 @@ def grid_piles(cards, pos, stock: bool):
     return out
 
 
-def need(piles, taken, found) -> int:
-    inpile, removed = Counter(), Counter()
-    for (_, pile), t in zip(piles, taken):
-        removed.update(pile[:t])
-        inpile.update(pile[t:])
-    total = 0
-    for chain in CHAINS:
-        cnt = 8
-        for r in chain:
-            cnt = min(cnt, 8 - inpile[r])
-            total += max(0, removed[r] - (cnt - found[r]))
-    return total
-
-
-def relaxation_dead(piles, found) -> bool:
-    """No monotone path of feasible points from nothing taken to everything taken; a queen
-    holds no parked card while any pile on it holds a relaxed card."""
-    ends = tuple(len(p) for _, p in piles)
-    start = tuple(0 for _ in piles)
-    seen, stack = {start}, [start]
-    while stack:
-        point = stack.pop()
-        if point == ends:
-            return False
-        for i in range(len(piles)):
-            if point[i] == ends[i]:
-                continue
-            nxt = point[:i] + (point[i] + 1,) + point[i + 1:]
-            if nxt in seen:
-                continue
-            seen.add(nxt)
-            busy = {q for (q, _), t, e in zip(piles, nxt, ends) if t < e}
-            if need(piles, nxt, found) <= 8 - len(busy):
-                stack.append(nxt)
-    return True
-
-
 def points(piles) -> int:
     n = 1
     for _, p in piles:
@@ -154,7 +105,8 @@ def points(piles) -> int:
 # Deals whose searches the rule shortens most (PySol Glencoe 1318: 16.3 M nodes to prove it
 # unwinnable without it, 3.3 M with it); random walks over them meet many positions that only
 # the stuck cards show dead, some with grids small enough to write out.
-HARD = {"pysol-glencoe": [1318, 1770], "pysol-laggard-lady": [1315, 6913], "pysol-intrigue": [6913, 1545]}
+HARD = {"pysol-glencoe": [1318, 1770], "pysol-laggard-lady": [1315, 6913],
+        "pysol-intrigue": [6913, 1545]}
 
 
 def dealing_positions(game, rng, walks):
@@ -166,7 +118,8 @@ def dealing_positions(game, rng, walks):
     cores = {}
     for number in numbers:
         if number not in cores:
-            cores[number] = core_game(game, deal_from_number(game, number)), core_cards(game, number)
+            core = core_game(game, deal_from_number(game, number))
+            cores[number] = core, core_cards(game, number)
         core, cards = cores[number]
         for pos in random_walk(core.position(), rng, rng.uniform(0.05, 0.9)):
             if pos.describe()["dealt"] < 104:
@@ -188,7 +141,8 @@ def test_whole_walk_decides_the_relaxation_with_stuck_cards_exactly(game_id):
         piles = grid_piles(cards, pos, stock=True)
         if len(piles) <= 8 and points(piles) <= MAX_POINTS:
             found = pos.describe()["counts"]
-            assert with_stuck == relaxation_dead(piles, found), (game_id, number, piles, found)
+            dead = relaxation_dead([p for _, p in piles], found, queens=[q for q, _ in piles])
+            assert with_stuck == dead, (game_id, number, piles, found)
             tally["small", with_stuck, without] += 1
         tally["stuck cards", len(piles) > len(grid_piles(cards, pos, stock=False))] += 1
     # The cases occur: stuck cards found, alive positions, and (on the hard deals) dead ends
@@ -232,20 +186,11 @@ def test_stuck_cards_are_never_played_while_dealing(game_id):
 def test_stuck_stock_never_calls_a_winning_line_dead(game_id):
     """Every position after a deal on a winning line the search found without the rule is
     alive to the test with the stuck cards."""
-    game = find_game(game_id)
-    lines = 0
-    for number in range(1, 21):
-        core = core_game(game, deal_from_number(game, number))
-        status, line, *_ = core.search(200_000, 0.0, 1 << 28, DEFAULT_RULES & ~STUCK)
-        if status != "win":
-            continue
-        pos = core.position()
-        for move in line:
-            pos = pos.play(tuple(move))
-            if move[0] == _core.DEAL:
-                assert not pos.room_dead(deep=True, whole=True, stock=True), (game_id, number)
-        lines += 1
-    assert lines >= 15, lines
+    lines = winning_lines_after_deals(find_game(game_id), range(1, 21), DEFAULT_RULES & ~STUCK)
+    for number, positions in lines.items():
+        for pos in positions:
+            assert not pos.room_dead(deep=True, whole=True, stock=True), (game_id, number)
+    assert len(lines) >= 15, len(lines)
 
 
 @pytest.mark.parametrize("game_id", PYSOL)
