@@ -65,8 +65,9 @@ enum {
                                     end of the chain of deals that must follow */
     PRUNE_LAZY_FEED = 32768,     /* Salic (PySol profiles, with lazy-plays): no lazy play where no
                                     run of them can end by feeding the last pile's top */
-    PRUNE_STUCK_STOCK = 65536,   /* Salic (PySol profiles, with deep-room): the stock cards that cannot
-                                    leave their pile while the stock lasts are piles of the grid */
+    PRUNE_STUCK_STOCK = 65536,   /* Salic (PySol profiles, with deep-room): the stock cards that
+                                    cannot leave their pile while the stock lasts are piles of
+                                    the grid */
     PRUNE_ALL = 0x1ffff
 };
 

@@ -480,6 +480,13 @@ static inline int grid_eval(const Grid *g, const GridPoint *pt, unsigned *free_r
 #endif
 }
 
+/* The pile sharing p's queen (stuck-stock), if any, is empty: once p is empty too, the queen is
+ * free. */
+static inline int grid_partner_empty(const Grid *g, const GridPoint *pt, int p) {
+    int q = g->partner[p];
+    return q < 0 || pt->idx[q] == g->len[q];
+}
+
 static inline void grid_take(const Grid *g, GridPoint *pt, int p) {
     int r = g->card[p][pt->idx[p]++];
 #ifdef GRID_SSE2
@@ -493,21 +500,13 @@ static inline void grid_take(const Grid *g, GridPoint *pt, int p) {
 #endif
     pt->left--;
     pt->at += g->stride[p];
-    /* A queen is free once every pile on it is empty (stuck-stock: two piles may share one). */
-    if (pt->idx[p] == g->len[p] && (g->partner[p] < 0 || pt->idx[g->partner[p]] == g->len[g->partner[p]]))
-        pt->nonempty--;
-}
-
-/* Pile p is empty and its partner, if any, too: its queen is free. */
-static inline int grid_queen_free(const Grid *g, const GridPoint *pt, int p) {
-    int q = g->partner[p];
-    return q < 0 || pt->idx[q] == g->len[q];
+    if (pt->idx[p] == g->len[p] && grid_partner_empty(g, pt, p)) pt->nonempty--;
 }
 
 static inline int grid_takes_top(const Grid *g, const GridPoint *pt, int p, unsigned fr) {
     int i = pt->idx[p];
     return i < g->len[p] &&
-           ((i == g->len[p] - 1 && grid_queen_free(g, pt, p)) || (fr >> g->card[p][i] & 1));
+           ((i == g->len[p] - 1 && grid_partner_empty(g, pt, p)) || (fr >> g->card[p][i] & 1));
 }
 
 /* Take every top card that is its pile's last or of a free rank, until none is left.  check: the
@@ -887,7 +886,8 @@ static int parking_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *
 #endif
 static int stuck_applies(const SalicDeal *d, const SalicState *s, unsigned prune,
                          const ScratchHead *head) {
-    if (!STUCK_STOCK || !(prune & PRUNE_STUCK_STOCK) || !d->park_after_stock || s->sp >= SALIC_CARDS)
+    if (!STUCK_STOCK || !(prune & PRUNE_STUCK_STOCK) || !d->park_after_stock ||
+        s->sp >= SALIC_CARDS)
         return 0;
     if (head && !head->final_search && !STUCK_PROBES) return 0;
     for (int q = 0; q < SALIC_QUEENS; q++)
@@ -1033,7 +1033,9 @@ static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void 
     uint64_t ignored = 0;
     int deep = (prune & PRUNE_DEEP_ROOM) != 0;
     if (!st) {
-        if (deep) return deep_room_dead(d, s, &ignored, DEEP_VISITS, stuck_applies(d, s, prune, NULL), NULL);
+        if (deep)
+            return deep_room_dead(d, s, &ignored, DEEP_VISITS, stuck_applies(d, s, prune, NULL),
+                                  NULL);
         return (prune & PRUNE_PARKING_ROOM) && parking_room_dead(d, s, &ignored, NULL);
     }
     st->room.offered++;
@@ -1047,14 +1049,16 @@ static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void 
         c = &st->near;
         c->offered++;
         c->tested++;
-        dead = deep_room_dead(d, s, &c->steps, NEAR_VISITS, stuck_applies(d, s, prune, &st->head), st->memo);
+        dead = deep_room_dead(d, s, &c->steps, NEAR_VISITS, stuck_applies(d, s, prune, &st->head),
+                              st->memo);
     } else if (deep && st->room.offered > DEEP_AFTER) {
         c = &st->deep;
         c->offered++;
         int uncapped = st->head.final_search && !d->park_after_stock;
         if (skip_test(c, DEEP_TRIAL, uncapped ? 0 : DEEP_STEPS_PER_DEAL)) return 0;
         c->tested++;
-        dead = deep_room_dead(d, s, &c->steps, DEEP_VISITS, stuck_applies(d, s, prune, &st->head), st->memo);
+        dead = deep_room_dead(d, s, &c->steps, DEEP_VISITS, stuck_applies(d, s, prune, &st->head),
+                              st->memo);
     } else {
         if (!(prune & PRUNE_PARKING_ROOM)) return 0;
         c = &st->room;
