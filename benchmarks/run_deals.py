@@ -14,7 +14,7 @@ in ``--list`` files or on stdin, or ``--games`` with ``--deals``. Each deal is
 Each line: game, deal, verdict, reason (unknown only), via (the inner game whose line won, see
 docs/solver.md, "Inner game"), nodes, seconds (the core's search time), wall (the whole
 ``solve()`` call), build (the solver's commit, or its version where the install does not
-record one). With ``--out`` the lines are appended to that
+record one), and threads where ``--threads 2``. With ``--out`` the lines are appended to that
 file and deals already in it are not run again, so a run stopped with Ctrl-C resumes where it
 stopped; without it they go to stdout only. Bad input: one line on stderr, status 2.
 """
@@ -37,14 +37,17 @@ class Parser(argparse.ArgumentParser):
 
 
 def run_one(task: tuple) -> dict:
-    game, number, timeout, max_nodes, memory, inner, build = task
+    game, number, timeout, max_nodes, memory, inner, threads, build = task
     from solver import solve
     t = time.perf_counter()
     r = solve(game, number, timeout=timeout, max_nodes=max_nodes, max_memory=memory, line=False,
-              inner=inner)
-    return dict(game=game, deal=number, verdict=r.verdict.value, reason=r.reason, via=r.via,
-                nodes=r.stats.nodes, seconds=round(r.stats.seconds, 3),
-                wall=round(time.perf_counter() - t, 3), build=build)
+              inner=inner, threads=threads)
+    row = dict(game=game, deal=number, verdict=r.verdict.value, reason=r.reason, via=r.via,
+               nodes=r.stats.nodes, seconds=round(r.stats.seconds, 3),
+               wall=round(time.perf_counter() - t, 3), build=build)
+    if threads != 1:
+        row["threads"] = threads
+    return row
 
 
 def parse_list(text: str, source: str, known: set) -> list[tuple[str, int]]:
@@ -76,6 +79,9 @@ def main(argv=None) -> int:
     p.add_argument("--jobs", type=int, default=2, help="worker processes (2)")
     p.add_argument("--no-inner", action="store_true",
                    help="the game's own search alone, with the whole limits (solve(inner=False))")
+    p.add_argument("--threads", type=int, choices=(1, 2), default=1,
+                   help="threads per deal (solve(threads=...); 2: the exhaustive search alone "
+                        "beside the usual one; use with --jobs 1 on two cores) (1)")
     p.add_argument("--out", type=Path, default=None,
                    help="append the JSON lines to this file; deals already in it are skipped")
     a = p.parse_args(argv)
@@ -127,7 +133,7 @@ def main(argv=None) -> int:
           if a.out else f"{len(todo)} deals to run", file=sys.stderr, flush=True)
     try:
         with ProcessPoolExecutor(a.jobs, max_tasks_per_child=1) as pool:
-            tasks = [(g, n, a.timeout, a.max_nodes, memory, not a.no_inner, build)
+            tasks = [(g, n, a.timeout, a.max_nodes, memory, not a.no_inner, a.threads, build)
                      for g, n in todo]
             for row in pool.map(run_one, tasks):
                 line = json.dumps(row)

@@ -153,6 +153,10 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
                 status = SEARCH_LIMIT_TIME;
                 break;
             }
+            if (lim->stop && __atomic_load_n(lim->stop, __ATOMIC_RELAXED)) {
+                status = SEARCH_INTERRUPTED;
+                break;
+            }
             if ((nodes & (POLL_EVERY - 1)) == 0 && lim->poll && lim->poll(lim->poll_ctx)) {
                 status = SEARCH_INTERRUPTED;
                 break;
@@ -219,6 +223,8 @@ static void log_step(SearchResult *out, int kind, int round, int mode, int twin,
     st->status = (int8_t)status;
 }
 
+void search_stop(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELAXED); }
+
 int search_run(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
                SearchResult *out) {
     memset(out, 0, offsetof(SearchResult, steps));    /* the log is filled as it goes */
@@ -247,7 +253,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     lim = &run_lim;
     /* One table for all the searches of the deal, each starting with it emptied (dfs). */
     Table table;
-    if (table_init(&table, lim->max_bytes) != 0) {
+    if (table_init_pool(&table, lim->max_bytes, lim->pool) != 0) {
         free(scratch);
         out->status = SEARCH_LIMIT_MEMORY;
         return SEARCH_LIMIT_MEMORY;
@@ -265,7 +271,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     status = dfs(ops, deal, start, &first_lim, -1, 0, first, t0, scratch, NULL, &table, out);
     log_step(out, STEP_FIRST, 0, 0, 0, -1, first, 0, status);
     if (status != SEARCH_LIMIT_NODES || out->nodes >= budget) goto done;
-    if (use_cache && table_init(&dead_table, dead_bytes) == 0)
+    if (use_cache && table_init_pool(&dead_table, dead_bytes, lim->pool) == 0)
         dead = &dead_table;
     /* With a time limit, a new probe (each twice the last) may start while less than
      * 1/PROBE_SHARE of the time has gone, and with PROBE_TIME_CAP every probe is stopped there,

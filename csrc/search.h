@@ -8,6 +8,7 @@
 #define SEARCH_H
 
 #include "core.h"
+#include "table.h"
 
 enum {
     SEARCH_WIN = 0,
@@ -26,6 +27,9 @@ typedef struct {
     int probes;                  /* bounded-discrepancy probes before the full search (0: none) */
     int (*poll)(void *ctx);      /* called now and then; nonzero stops the search (Ctrl-C) */
     void *poll_ctx;
+    int *stop;                   /* NULL, or a flag read every CLOCK_EVERY nodes without the GIL:
+                                    once set (search_stop), the search ends "interrupted" */
+    MemPool *pool;               /* NULL, or memory the tables share with another search */
 } SearchLimits;
 
 /* One search of a deal's run (search_run), as the log keeps it. */
@@ -60,5 +64,8 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
                SearchResult *out);
 
 double search_clock(void);
+
+/* Set a SearchLimits.stop flag (from any thread). */
+void search_stop(int *flag);
 
 #endif

@@ -56,6 +56,13 @@ static inline int key_equal(const Key *a, const Key *b) {
  * array is ever alive); 0 when the table cannot grow by at least an eighth. */
 static uint64_t next_capacity(const Table *t) {
     uint64_t total = t->max_bytes / TABLE_ENTRY_BYTES;
+    if (t->pool) {
+        /* What the pool leaves, plus what this table holds already. */
+        size_t used = __atomic_load_n(&t->pool->used, __ATOMIC_RELAXED);
+        size_t free_bytes = used < t->pool->max ? t->pool->max - used : 0;
+        uint64_t mine = (free_bytes + t->allocated * TABLE_ENTRY_BYTES) / TABLE_ENTRY_BYTES;
+        if (mine < total) total = mine;
+    }
     uint64_t cap = t->capacity * 2 < total ? t->capacity * 2 : total;
     return cap >= t->capacity + t->capacity / 8 ? cap : 0;
 }
@@ -75,11 +82,30 @@ static void set_limit(Table *t) {
         t->limit = t->capacity / LAST_DEN * LAST_NUM;
 }
 
-int table_init(Table *t, size_t max_bytes) {
+/* Take bytes from the pool (none: always granted); 0 when the pool has not that much left. */
+static int pool_take(MemPool *pool, size_t bytes) {
+    if (!pool) return 1;
+    size_t used = __atomic_load_n(&pool->used, __ATOMIC_RELAXED);
+    do {
+        if (used > pool->max || bytes > pool->max - used) return 0;
+    } while (!__atomic_compare_exchange_n(&pool->used, &used, used + bytes, 1, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED));
+    return 1;
+}
+
+static void pool_give(MemPool *pool, size_t bytes) {
+    if (pool) __atomic_fetch_sub(&pool->used, bytes, __ATOMIC_RELAXED);
+}
+
+int table_init(Table *t, size_t max_bytes) { return table_init_pool(t, max_bytes, NULL); }
+
+int table_init_pool(Table *t, size_t max_bytes, MemPool *pool) {
     memset(t, 0, sizeof *t);
     t->max_bytes = max_bytes;
     uint64_t cap = INITIAL_CAPACITY;
     while (cap > 16 && cap * TABLE_ENTRY_BYTES > max_bytes) cap >>= 1;
+    if (!pool_take(pool, cap * TABLE_ENTRY_BYTES)) return -1;
+    t->pool = pool;
     t->slots = malloc(cap * sizeof(Key));
     t->tags = calloc(cap, 1);
     if (!t->slots || !t->tags) {
@@ -87,6 +113,8 @@ int table_init(Table *t, size_t max_bytes) {
         free(t->tags);
         t->slots = NULL;
         t->tags = NULL;
+        pool_give(pool, cap * TABLE_ENTRY_BYTES);
+        t->pool = NULL;
         return -1;
     }
     t->capacity = t->allocated = cap;
@@ -111,6 +139,8 @@ void table_reset(Table *t, uint64_t want) {
 }
 
 void table_free(Table *t) {
+    pool_give(t->pool, (size_t)t->allocated * TABLE_ENTRY_BYTES);
+    t->pool = NULL;
     free(t->slots);
     free(t->tags);
     t->slots = NULL;
@@ -146,8 +176,9 @@ static void advise_huge(void *p, size_t bytes) {
 }
 
 /* Grow to next_capacity() in place, so that the old and the new array are never both alive and
- * the last size can take all of max_bytes.  -1 when memory runs out: if realloc fails the table
- * is unchanged; if the small side buffer cannot grow, the keys that did not fit in it are lost
+ * the last size can take all of max_bytes.  -2, with the table unchanged, when its pool has not
+ * the memory (another table of the pool took it); -1 when memory runs out: if realloc fails the
+ * table is unchanged; if the small side buffer cannot grow, the keys that did not fit in it are lost
  * (a valid table that has forgotten some positions: the search then stops, see table_insert).
  *
  * A slot is in use exactly when its tag is not 0: the keys of empty slots are never read, so a
@@ -175,11 +206,19 @@ static void advise_huge(void *p, size_t bytes) {
 static int grow(Table *t) {
     uint64_t cap = t->capacity, cap2 = next_capacity(t), n = t->count;
     if (cap2 > t->allocated) {
+        /* Reserved before it is taken: another table of the pool may have grown meanwhile. */
+        if (!pool_take(t->pool, (size_t)(cap2 - t->allocated) * TABLE_ENTRY_BYTES)) return -2;
         uint8_t *tags = realloc(t->tags, cap2);
-        if (!tags) return -1;
+        if (!tags) {
+            pool_give(t->pool, (size_t)(cap2 - t->allocated) * TABLE_ENTRY_BYTES);
+            return -1;
+        }
         t->tags = tags;
         Key *s = realloc(t->slots, cap2 * sizeof(Key));
-        if (!s) return -1;
+        if (!s) {
+            pool_give(t->pool, (size_t)(cap2 - t->allocated) * TABLE_ENTRY_BYTES);
+            return -1;
+        }
         t->slots = s;
         t->allocated = cap2;
         advise_huge(s, cap2 * sizeof(Key));
@@ -242,7 +281,13 @@ int table_insert(Table *t, const Key *key) {
         i = i + 1 == cap ? 0 : i + 1;
     }
     if (t->count >= t->limit) {
-        if (!can_grow(t) || grow(t) != 0) return TABLE_FULL;
+        int grown = can_grow(t) ? grow(t) : -1;
+        if (grown == -2 && t->limit < t->capacity / LAST_DEN * LAST_NUM) {
+            /* The pool is spent: this size is the last, filled as far as a last one is. */
+            t->limit = t->capacity / LAST_DEN * LAST_NUM;
+            return table_insert(t, key);
+        }
+        if (grown != 0) return TABLE_FULL;
         return table_insert(t, key);
     }
     t->slots[i] = *key;

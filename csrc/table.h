@@ -16,6 +16,13 @@
 /* What one slot costs: the key and its tag. */
 #define TABLE_ENTRY_BYTES (sizeof(Key) + 1)
 
+/* Memory that several tables share (solver threads=2: two searches of one deal side by side):
+ * the bytes their arrays hold together never pass max.  Updated with atomic operations. */
+typedef struct {
+    size_t max;
+    size_t used;
+} MemPool;
+
 typedef struct {
     Key *slots;
     uint8_t *tags;          /* per slot: 0 empty, else 0x80 | 7 bits of the key's hash */
@@ -24,11 +31,14 @@ typedef struct {
     uint64_t count;
     uint64_t limit;         /* grow (or report full) when count reaches this */
     size_t max_bytes;
+    MemPool *pool;          /* NULL, or the memory this table shares with others */
 } Table;
 
 enum { TABLE_NEW = 1, TABLE_SEEN = 0, TABLE_FULL = -1 };
 
 int table_init(Table *t, size_t max_bytes);
+/* The same, the arrays' memory drawn from pool (NULL: none) as well as bounded by max_bytes. */
+int table_init_pool(Table *t, size_t max_bytes, MemPool *pool);
 void table_free(Table *t);
 /* Empty the table, keeping the memory it holds, at the first of the sizes it grows through
  * (table_init's, then each next_capacity) whose limit reaches want, or the largest of them

@@ -28,6 +28,9 @@ cdef extern from "core.h":
     unsigned PRUNE_BANNER_AHEAD, PRUNE_LAZY_FEED, PRUNE_STUCK_STOCK
 
 cdef extern from "table.h":
+    ctypedef struct MemPool:
+        size_t max
+        size_t used
     ctypedef struct Table:
         Key *slots
         uint8_t *tags
@@ -54,6 +57,8 @@ cdef extern from "search.h":
         int probes
         int (*poll)(void *ctx) noexcept
         void *poll_ctx
+        int *stop
+        MemPool *pool
     ctypedef struct SearchStep:
         uint64_t budget
         uint64_t nodes
@@ -78,6 +83,7 @@ cdef extern from "search.h":
     int search_run(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
                    SearchResult *out) nogil
     double search_clock() nogil
+    void search_stop(int *flag) nogil
 
 cdef extern from "salic.h":
     ctypedef struct SalicDeal:

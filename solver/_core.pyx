@@ -45,7 +45,50 @@ cdef SearchLimits _limits(uint64_t max_nodes, double max_seconds, size_t max_byt
     lim.probes = probes
     lim.poll = _poll
     lim.poll_ctx = NULL
+    lim.stop = NULL
+    lim.pool = NULL
     return lim
+
+
+cdef struct PairShared:
+    int stop            # set once either search is decided, or on Ctrl-C: both then end
+    int signalled       # Ctrl-C (the main thread's poll)
+    MemPool pool        # the memory the two searches' tables share
+
+
+cdef int _poll_pair(void *ctx) noexcept with gil:
+    # The main thread's poll in a pair: as _poll, and a Ctrl-C stops the other search too.
+    cdef PairShared *shared = <PairShared *>ctx
+    try:
+        PyErr_CheckSignals()
+    except BaseException:
+        shared.signalled = 1
+        search_stop(&shared.stop)
+        return 1
+    return 0
+
+
+cdef class _Pair:
+    """Two searches of one deal side by side (CoreGame.search_pair): 0, the usual schedule, in
+    the calling thread; 1, the exhaustive search alone (no probes), in another thread."""
+    cdef PairShared shared
+    cdef SearchLimits lim[2]
+    cdef SearchResult res[2]
+    cdef StateBuf origin
+    cdef const GameOps *ops
+    cdef void *deal
+    cdef object owner                    # the CoreGame whose deal this is, kept alive meanwhile
+    cdef double wall[2]
+
+    def run(self, int which):
+        cdef int status
+        cdef double t0 = search_clock()
+        with nogil:
+            status = search_run(self.ops, self.deal, &self.origin, &self.lim[which],
+                                &self.res[which])
+            if status == 0 or status == 1:           # won or searched whole: the other may stop
+                search_stop(&self.shared.stop)
+        self.wall[which] = search_clock() - t0
 
 
 cdef class CoreGame:
@@ -108,6 +151,74 @@ cdef class CoreGame:
             free(res.path)
         return (STATUS[res.status], path, res.nodes, res.states, res.table_bytes,
                 res.peak_bytes, res.seconds, res.final_start)
+
+    def search_pair(self, uint64_t max_nodes=0, double max_seconds=0.0,
+                    size_t max_bytes=1 << 30, unsigned prune=PRUNE_ALL, CorePosition start=None):
+        """Two searches side by side on two threads (``solver solve --threads 2``): the usual
+        schedule (``search``) in this thread and the exhaustive search alone (``probes=0``) in
+        another; the first to decide stops the other.  Each gets max_nodes and max_seconds; their
+        tables share max_bytes.  Returns search's tuple, with nodes added up, states, table and
+        peak bytes added up, seconds from the start to the end of both, and which search
+        decided (0, 1, or -1: neither) appended; status is the deciding search's, else
+        "interrupted" on Ctrl-C, else the usual schedule's."""
+        import threading
+        cdef _Pair pair = _Pair()
+        cdef int i
+        pair.ops = self.ops
+        pair.deal = self.deal
+        pair.owner = self
+        memset(&pair.shared, 0, sizeof(PairShared))
+        pair.shared.pool.max = max_bytes
+        if start is None:
+            memcpy(&pair.origin, &self.start, sizeof(StateBuf))
+        else:
+            if start.game is not self:
+                raise ValueError("start is a position of another deal")
+            memcpy(&pair.origin, &start.state, sizeof(StateBuf))
+        for i in range(2):
+            pair.lim[i] = _limits(max_nodes, max_seconds, max_bytes, prune, PROBES if i == 0 else 0)
+            pair.lim[i].stop = &pair.shared.stop
+            pair.lim[i].pool = &pair.shared.pool
+            pair.res[i].path = NULL
+            pair.res[i].status = 5               # "interrupted" until a search has run
+        pair.lim[0].poll = _poll_pair
+        pair.lim[0].poll_ctx = &pair.shared
+        pair.lim[1].poll = NULL
+        cdef double t0 = search_clock()
+        worker = threading.Thread(target=pair.run, args=(1,), name="solver-exhaustive")
+        worker.start()
+        try:
+            pair.run(0)
+        finally:
+            search_stop(&pair.shared.stop)
+            while worker.is_alive():
+                try:
+                    worker.join()
+                except KeyboardInterrupt:        # a second Ctrl-C: the worker is stopping
+                    pair.shared.signalled = 1
+        cdef double seconds = search_clock() - t0
+        cdef int winner = -1
+        cdef int first
+        for i in range(2):
+            if pair.res[i].status == 0 or pair.res[i].status == 1:
+                # both decided: the one that finished sooner (the verdicts agree, docs/solver.md)
+                if winner < 0 or pair.wall[i] < pair.wall[winner]:
+                    winner = i
+        first = winner if winner >= 0 else 0
+        status = STATUS[pair.res[first].status]
+        if winner < 0 and pair.shared.signalled:
+            status = "interrupted"
+        path = []
+        if pair.res[first].path != NULL and pair.res[first].status == 0:
+            path = [(m >> 8, (m >> 4) & 15, m & 15)
+                    for m in pair.res[first].path[:pair.res[first].path_len]]
+        for i in range(2):
+            free(pair.res[i].path)
+        return (status, path, pair.res[0].nodes + pair.res[1].nodes,
+                pair.res[0].states + pair.res[1].states,
+                pair.res[0].table_bytes + pair.res[1].table_bytes,
+                pair.res[0].peak_bytes + pair.res[1].peak_bytes, seconds,
+                pair.res[first].final_start, winner)
 
     def search_steps(self, uint64_t max_nodes=0, double max_seconds=0.0, size_t max_bytes=1 << 30,
                      unsigned prune=PRUNE_ALL):

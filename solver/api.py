@@ -10,7 +10,7 @@ from .result import Result, Stats, Verdict
 
 def solve(game, deal, *, max_nodes: int | None = None, timeout: float | None = None,
           max_memory: int | None = None, prune: "bool | int" = True, line: bool = True,
-          inner: bool = True) -> Result:
+          inner: bool = True, threads: int = 1) -> Result:
     """Decide whether ``deal`` of ``game`` can be won.
 
     ``deal`` is a deal number, ``"msN"`` or a :class:`~solver.deals.Deal`. Limits:
@@ -31,6 +31,11 @@ def solve(game, deal, *, max_nodes: int | None = None, timeout: float | None = N
     limit set, the inner search runs only where the memory limit stopped the first one.
     ``inner=False`` runs the game's own search alone, with the whole limits.
 
+    ``threads=2`` runs, beside each search above, the exhaustive search alone (no probes) in a
+    second thread; the first of the two to decide stops the other (docs/solver.md, "Two
+    threads"). Each gets the time and node limits, and their tables share ``max_memory``. The
+    verdict is the same as with one thread when both finish; the winning line may differ.
+
     Ctrl-C raises :class:`~solver.core.SearchInterrupted` (a KeyboardInterrupt) whose
     ``result`` holds the statistics so far.
     """
@@ -40,15 +45,17 @@ def solve(game, deal, *, max_nodes: int | None = None, timeout: float | None = N
     for name, value in (("max_nodes", max_nodes), ("timeout", timeout), ("max_memory", max_memory)):
         if value is not None and not value > 0:
             raise ValueError(f"{name} must be positive, got {value!r}")
+    if threads not in (1, 2):
+        raise ValueError(f"threads must be 1 or 2, got {threads!r}")
     if not inner or g.id not in INNER_GAME:
         return core.run(g, d, max_nodes=max_nodes, timeout=timeout, max_memory=max_memory,
-                        prune=prune, line=line)
+                        prune=prune, line=line, threads=threads)
     inner_id, share = INNER_GAME[g.id]
     inner_game = find_game(inner_id)
     own_nodes = max(1, int(max_nodes * (1 - share))) if max_nodes else None
     own_timeout = timeout * (1 - share) if timeout else None
     result = core.run(g, d, max_nodes=own_nodes, timeout=own_timeout, max_memory=max_memory,
-                      prune=prune, line=line)
+                      prune=prune, line=line, threads=threads)
     if result.verdict is not Verdict.UNKNOWN:
         return result
     nodes_left = max_nodes - result.stats.nodes if max_nodes else None
@@ -58,7 +65,7 @@ def solve(game, deal, *, max_nodes: int | None = None, timeout: float | None = N
     inner_deal = Deal(inner_game.id, d.cards, d.number)
     try:
         found = core.run(inner_game, inner_deal, max_nodes=nodes_left, timeout=time_left,
-                         max_memory=max_memory, prune=prune, line=line)
+                         max_memory=max_memory, prune=prune, line=line, threads=threads)
     except core.SearchInterrupted as interrupted:
         raise core.SearchInterrupted(replace(result, stats=_sum(result.stats,
                                                                 interrupted.result.stats),

@@ -85,10 +85,13 @@ def to_notation(game: Game, deal: Deal, path: list) -> list:
 
 
 def run(game: Game, deal: Deal, *, max_nodes=None, timeout=None, max_memory=None,
-        prune=True, prefix=(), line=True) -> Result:
+        prune=True, prefix=(), line=True, threads=1) -> Result:
     """Search ``deal``; ``prefix`` (core moves) starts the search after those moves, and the
     winning line returned then includes them.  ``line=False`` skips translating the line into
-    notation (and replaying it through the reference rules); ``Result.length`` still counts it."""
+    notation (and replaying it through the reference rules); ``Result.length`` still counts it.
+    ``threads=2`` runs the exhaustive search alone beside the usual schedule
+    (``CoreGame.search_pair``): each gets the node and time limits, their tables share
+    ``max_memory``."""
     if max_memory is None:
         max_memory = DEFAULT_MAX_MEMORY
     flags = DEFAULT_RULES if prune is True else 0 if prune is False else int(prune)
@@ -96,8 +99,14 @@ def run(game: Game, deal: Deal, *, max_nodes=None, timeout=None, max_memory=None
     start = core.position()
     for code in prefix:
         start = start.play(tuple(code))
-    status, path, nodes, states, table_bytes, peak, seconds, _ = core.search(
-        max_nodes or 0, float(timeout or 0.0), int(max_memory), flags, start)
+    if threads == 2:
+        status, path, nodes, states, table_bytes, peak, seconds, _, _ = core.search_pair(
+            max_nodes or 0, float(timeout or 0.0), int(max_memory), flags, start)
+    elif threads == 1:
+        status, path, nodes, states, table_bytes, peak, seconds, _ = core.search(
+            max_nodes or 0, float(timeout or 0.0), int(max_memory), flags, start)
+    else:
+        raise ValueError(f"threads must be 1 or 2, got {threads!r}")
     stats = Stats(nodes=nodes, states=states, seconds=seconds, table_bytes=table_bytes)
     label = deal.number or "custom"
     if status == "win":

@@ -49,6 +49,14 @@ default 1G). Reaching one gives 'unknown' with the reason and the statistics so 
 search never exceeds the memory bound. --no-prune turns every pruning rule of the search off
 (docs/solver.md): slower, and meant as a soundness check, since the verdicts must not change.
 
+Two threads: --threads 2 runs, beside the usual search, the exhaustive search alone (no
+probes first) in a second thread, and the first of the two to decide stops the other; each
+gets --timeout and --max-nodes, and their tables share --max-memory; the statistics add both
+up (seconds: from the start to the end of both). Unwinnable deals whose proof needs most of
+the time are decided sooner; the verdict is the same, but which search finds a winning line
+first depends on timing, so the line printed may differ from run to run. Default 1 thread:
+the same output every run.
+
 Ctrl-C ends the search promptly and prints the partial result (unknown, reason interrupted,
 statistics so far); deals not yet started are not solved.
 
@@ -150,6 +158,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--no-inner", action="store_true",
                         help="do not try the nested smaller game when the search runs out "
                              "(see 'Inner game' above)")
+    parser.add_argument("--threads", type=int, choices=(1, 2), default=1,
+                        help="2: run the exhaustive search alone beside the usual one in a "
+                             "second thread (see 'Two threads' above; default: 1)")
     parser.set_defaults(parser=parser)
 
 
@@ -216,7 +227,7 @@ def run(args) -> int:
         try:
             result = solve(deal.game, deal, max_nodes=args.max_nodes, timeout=args.timeout,
                            max_memory=args.max_memory, prune=not args.no_prune,
-                           inner=not args.no_inner)
+                           inner=not args.no_inner, threads=args.threads)
         except SearchInterrupted as interrupted:
             report(args, deal, interrupted.result, show_line=False)
             return EXIT_INTERRUPTED
