@@ -90,6 +90,10 @@ static int pool_take(MemPool *pool, size_t bytes) {
         if (used > pool->max || bytes > pool->max - used) return 0;
     } while (!__atomic_compare_exchange_n(&pool->used, &used, used + bytes, 1, __ATOMIC_RELAXED,
                                           __ATOMIC_RELAXED));
+    size_t now = used + bytes, peak = __atomic_load_n(&pool->peak, __ATOMIC_RELAXED);
+    while (now > peak && !__atomic_compare_exchange_n(&pool->peak, &peak, now, 1,
+                                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
     return 1;
 }
 

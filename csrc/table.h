@@ -21,6 +21,7 @@
 typedef struct {
     size_t max;
     size_t used;
+    size_t peak;            /* the most used has been */
 } MemPool;
 
 typedef struct {

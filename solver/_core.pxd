@@ -31,6 +31,7 @@ cdef extern from "table.h":
     ctypedef struct MemPool:
         size_t max
         size_t used
+        size_t peak
     ctypedef struct Table:
         Key *slots
         uint8_t *tags

@@ -57,7 +57,8 @@ cdef struct PairShared:
 
 
 cdef int _poll_pair(void *ctx) noexcept with gil:
-    # The main thread's poll in a pair: as _poll, and a Ctrl-C stops the other search too.
+    # The poll of a search beside another (SharedSearch): as _poll, and a Ctrl-C stops the other
+    # search too.  Outside the main thread PyErr_CheckSignals does nothing.
     cdef PairShared *shared = <PairShared *>ctx
     try:
         PyErr_CheckSignals()
@@ -68,27 +69,38 @@ cdef int _poll_pair(void *ctx) noexcept with gil:
     return 0
 
 
-cdef class _Pair:
-    """Two searches of one deal side by side (CoreGame.search_pair): 0, the usual schedule, in
-    the calling thread; 1, the exhaustive search alone (no probes), in another thread."""
+cdef class SharedSearch:
+    """What two searches of one deal running side by side share (solve(threads=2); docs/solver.md,
+    "Two threads"): a stop flag, set when either decides or on Ctrl-C, and a pool of max_bytes
+    that their tables draw on together."""
     cdef PairShared shared
-    cdef SearchLimits lim[2]
-    cdef SearchResult res[2]
-    cdef StateBuf origin
-    cdef const GameOps *ops
-    cdef void *deal
-    cdef object owner                    # the CoreGame whose deal this is, kept alive meanwhile
-    cdef double wall[2]
 
-    def run(self, int which):
-        cdef int status
-        cdef double t0 = search_clock()
-        with nogil:
-            status = search_run(self.ops, self.deal, &self.origin, &self.lim[which],
-                                &self.res[which])
-            if status == 0 or status == 1:           # won or searched whole: the other may stop
-                search_stop(&self.shared.stop)
-        self.wall[which] = search_clock() - t0
+    def __cinit__(self, size_t max_bytes):
+        memset(&self.shared, 0, sizeof(PairShared))
+        self.shared.pool.max = max_bytes
+
+    def stop(self):
+        """End both searches at their next check (every 1,024 nodes)."""
+        search_stop(&self.shared.stop)
+
+    @property
+    def stopped(self):
+        return self.shared.stop != 0
+
+    @property
+    def signalled(self):
+        """Whether a Ctrl-C ended a search (not the other's verdict)."""
+        return self.shared.signalled != 0
+
+    @property
+    def pool_used(self):
+        """Bytes the tables of the searches hold now."""
+        return self.shared.pool.used
+
+    @property
+    def pool_peak(self):
+        """The most bytes the tables of the searches have held at once."""
+        return self.shared.pool.peak
 
 
 cdef class CoreGame:
@@ -128,13 +140,22 @@ cdef class CoreGame:
         free(self.deal)
 
     def search(self, uint64_t max_nodes=0, double max_seconds=0.0, size_t max_bytes=1 << 30,
-               unsigned prune=PRUNE_ALL, CorePosition start=None, int probes=PROBES):
+               unsigned prune=PRUNE_ALL, CorePosition start=None, int probes=PROBES,
+               SharedSearch shared=None):
         """Run the search from the deal's start (or from ``start``, a position of this deal);
         returns (status, path, nodes, states, table_bytes, peak_bytes, seconds, final_start),
         where final_start is the second at which the final exhaustive search began, the one
         after the probes (-1.0 when it never did: the first short search, a probe or a search
-        between probe rounds decided, or a limit came first)."""
+        between probe rounds decided, or a limit came first).  shared: a search of the same
+        deal runs beside this one (in another thread); the tables share shared's memory as well
+        as max_bytes, and the search ends "interrupted" once shared is stopped (the caller
+        stops it where a verdict settles the deal: solver.api)."""
         cdef SearchLimits lim = _limits(max_nodes, max_seconds, max_bytes, prune, probes)
+        if shared is not None:
+            lim.stop = &shared.shared.stop
+            lim.pool = &shared.shared.pool
+            lim.poll = _poll_pair
+            lim.poll_ctx = &shared.shared
         cdef SearchResult res
         cdef StateBuf origin
         if start is None:
@@ -151,74 +172,6 @@ cdef class CoreGame:
             free(res.path)
         return (STATUS[res.status], path, res.nodes, res.states, res.table_bytes,
                 res.peak_bytes, res.seconds, res.final_start)
-
-    def search_pair(self, uint64_t max_nodes=0, double max_seconds=0.0,
-                    size_t max_bytes=1 << 30, unsigned prune=PRUNE_ALL, CorePosition start=None):
-        """Two searches side by side on two threads (``solver solve --threads 2``): the usual
-        schedule (``search``) in this thread and the exhaustive search alone (``probes=0``) in
-        another; the first to decide stops the other.  Each gets max_nodes and max_seconds; their
-        tables share max_bytes.  Returns search's tuple, with nodes added up, states, table and
-        peak bytes added up, seconds from the start to the end of both, and which search
-        decided (0, 1, or -1: neither) appended; status is the deciding search's, else
-        "interrupted" on Ctrl-C, else the usual schedule's."""
-        import threading
-        cdef _Pair pair = _Pair()
-        cdef int i
-        pair.ops = self.ops
-        pair.deal = self.deal
-        pair.owner = self
-        memset(&pair.shared, 0, sizeof(PairShared))
-        pair.shared.pool.max = max_bytes
-        if start is None:
-            memcpy(&pair.origin, &self.start, sizeof(StateBuf))
-        else:
-            if start.game is not self:
-                raise ValueError("start is a position of another deal")
-            memcpy(&pair.origin, &start.state, sizeof(StateBuf))
-        for i in range(2):
-            pair.lim[i] = _limits(max_nodes, max_seconds, max_bytes, prune, PROBES if i == 0 else 0)
-            pair.lim[i].stop = &pair.shared.stop
-            pair.lim[i].pool = &pair.shared.pool
-            pair.res[i].path = NULL
-            pair.res[i].status = 5               # "interrupted" until a search has run
-        pair.lim[0].poll = _poll_pair
-        pair.lim[0].poll_ctx = &pair.shared
-        pair.lim[1].poll = NULL
-        cdef double t0 = search_clock()
-        worker = threading.Thread(target=pair.run, args=(1,), name="solver-exhaustive")
-        worker.start()
-        try:
-            pair.run(0)
-        finally:
-            search_stop(&pair.shared.stop)
-            while worker.is_alive():
-                try:
-                    worker.join()
-                except KeyboardInterrupt:        # a second Ctrl-C: the worker is stopping
-                    pair.shared.signalled = 1
-        cdef double seconds = search_clock() - t0
-        cdef int winner = -1
-        cdef int first
-        for i in range(2):
-            if pair.res[i].status == 0 or pair.res[i].status == 1:
-                # both decided: the one that finished sooner (the verdicts agree, docs/solver.md)
-                if winner < 0 or pair.wall[i] < pair.wall[winner]:
-                    winner = i
-        first = winner if winner >= 0 else 0
-        status = STATUS[pair.res[first].status]
-        if winner < 0 and pair.shared.signalled:
-            status = "interrupted"
-        path = []
-        if pair.res[first].path != NULL and pair.res[first].status == 0:
-            path = [(m >> 8, (m >> 4) & 15, m & 15)
-                    for m in pair.res[first].path[:pair.res[first].path_len]]
-        for i in range(2):
-            free(pair.res[i].path)
-        return (status, path, pair.res[0].nodes + pair.res[1].nodes,
-                pair.res[0].states + pair.res[1].states,
-                pair.res[0].table_bytes + pair.res[1].table_bytes,
-                pair.res[0].peak_bytes + pair.res[1].peak_bytes, seconds,
-                pair.res[first].final_start, winner)
 
     def search_steps(self, uint64_t max_nodes=0, double max_seconds=0.0, size_t max_bytes=1 << 30,
                      unsigned prune=PRUNE_ALL):

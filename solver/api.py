@@ -1,6 +1,7 @@
 """The public entry point: ``solve(game, deal)``."""
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 from .deals import Deal, as_deal
@@ -31,10 +32,11 @@ def solve(game, deal, *, max_nodes: int | None = None, timeout: float | None = N
     limit set, the inner search runs only where the memory limit stopped the first one.
     ``inner=False`` runs the game's own search alone, with the whole limits.
 
-    ``threads=2`` runs, beside each search above, the exhaustive search alone (no probes) in a
-    second thread; the first of the two to decide stops the other (docs/solver.md, "Two
-    threads"). Each gets the time and node limits, and their tables share ``max_memory``. The
-    verdict is the same as with one thread when both finish; the winning line may differ.
+    ``threads=2`` runs, beside the searches above, the game's exhaustive search alone (no probes)
+    in a second thread, with the whole time and node limits; the first verdict on the game
+    stops the other search (docs/solver.md, "Two threads"). Their tables share ``max_memory``,
+    the second thread's at most half of it. The verdict is the same as with one thread where
+    that decides; the winning line may differ from run to run.
 
     Ctrl-C raises :class:`~solver.core.SearchInterrupted` (a KeyboardInterrupt) whose
     ``result`` holds the statistics so far.
@@ -47,16 +49,27 @@ def solve(game, deal, *, max_nodes: int | None = None, timeout: float | None = N
             raise ValueError(f"{name} must be positive, got {value!r}")
     if threads not in (1, 2):
         raise ValueError(f"threads must be 1 or 2, got {threads!r}")
+    limits = dict(max_nodes=max_nodes, timeout=timeout, max_memory=max_memory, prune=prune,
+                  line=line)
+    if threads == 1:
+        return _solve(g, d, inner, **limits)
+    return _solve_two_threads(g, d, inner, **limits)
+
+
+def _solve(g, d, inner: bool, *, max_nodes, timeout, max_memory, prune, line,
+           shared=None) -> Result:
+    """The game's own search, then (inner) the inner game's with what it left."""
+    from . import core
     if not inner or g.id not in INNER_GAME:
         return core.run(g, d, max_nodes=max_nodes, timeout=timeout, max_memory=max_memory,
-                        prune=prune, line=line, threads=threads)
+                        prune=prune, line=line, shared=shared)
     inner_id, share = INNER_GAME[g.id]
     inner_game = find_game(inner_id)
     own_nodes = max(1, int(max_nodes * (1 - share))) if max_nodes else None
     own_timeout = timeout * (1 - share) if timeout else None
     result = core.run(g, d, max_nodes=own_nodes, timeout=own_timeout, max_memory=max_memory,
-                      prune=prune, line=line, threads=threads)
-    if result.verdict is not Verdict.UNKNOWN:
+                      prune=prune, line=line, shared=shared)
+    if result.verdict is not Verdict.UNKNOWN or (shared is not None and shared.stopped):
         return result
     nodes_left = max_nodes - result.stats.nodes if max_nodes else None
     time_left = timeout - result.stats.seconds if timeout else None
@@ -65,7 +78,7 @@ def solve(game, deal, *, max_nodes: int | None = None, timeout: float | None = N
     inner_deal = Deal(inner_game.id, d.cards, d.number)
     try:
         found = core.run(inner_game, inner_deal, max_nodes=nodes_left, timeout=time_left,
-                         max_memory=max_memory, prune=prune, line=line, threads=threads)
+                         max_memory=max_memory, prune=prune, line=line, shared=shared)
     except core.SearchInterrupted as interrupted:
         raise core.SearchInterrupted(replace(result, stats=_sum(result.stats,
                                                                 interrupted.result.stats),
@@ -76,6 +89,69 @@ def solve(game, deal, *, max_nodes: int | None = None, timeout: float | None = N
     moves = _replay(g, d, found.moves) if line else []
     return Result(g.id, result.deal, Verdict.WINNABLE, moves, stats,
                   length=len(moves) if line else found.length, via=inner_game.id)
+
+
+def _solve_two_threads(g, d, inner: bool, *, max_nodes, timeout, max_memory, prune,
+                       line) -> Result:
+    """threads=2 (docs/solver.md, "Two threads"): the game's exhaustive search alone in a second
+    thread, with the whole limits but at most half the memory, beside _solve in this one; their
+    tables share max_memory.  The first verdict on the game stops the other search."""
+    import threading
+
+    from . import _core, core
+    memory = max_memory if max_memory is not None else core.DEFAULT_MAX_MEMORY
+    shared = _core.SharedSearch(memory)
+    box = {}
+
+    def exhaustive():
+        try:
+            found = core.run(g, d, max_nodes=max_nodes, timeout=timeout,
+                             max_memory=max(1, memory // 2), prune=prune, line=line,
+                             probes=False, shared=shared)
+        except core.SearchInterrupted as interrupted:     # Ctrl-C, seen by this thread's poll
+            found = interrupted.result
+        if found.verdict is not Verdict.UNKNOWN:
+            shared.stop()
+        box["result"] = found
+
+    worker = threading.Thread(target=exhaustive, name="solver-exhaustive", daemon=True)
+    worker.start()
+    t0 = time.perf_counter()
+    try:
+        main = _solve(g, d, inner, max_nodes=max_nodes, timeout=timeout, max_memory=memory,
+                      prune=prune, line=line, shared=shared)
+        if main.verdict is not Verdict.UNKNOWN:
+            shared.stop()
+    except BaseException:
+        shared.stop()
+        _join(worker)
+        raise
+    interrupted = _join(worker)
+    other = box.get("result")
+    wall = time.perf_counter() - t0
+    if main.verdict is Verdict.UNKNOWN and other is not None and \
+            other.verdict is not Verdict.UNKNOWN:
+        chosen = other
+    else:
+        chosen = main
+    # table_bytes: the most the tables (with the dead-end caches) held at once, together
+    stats = replace(_sum(main.stats, other.stats) if other is not None else main.stats,
+                    seconds=wall, table_bytes=shared.pool_peak)
+    result = replace(chosen, stats=stats)
+    if interrupted and result.verdict is Verdict.UNKNOWN:
+        raise core.SearchInterrupted(replace(result, reason="interrupted"))
+    return result
+
+
+def _join(worker) -> bool:
+    """Wait for the other search (stopped, or at its limits); True if Ctrl-C came meanwhile."""
+    interrupted = False
+    while worker.is_alive():
+        try:
+            worker.join()
+        except KeyboardInterrupt:
+            interrupted = True
+    return interrupted
 
 
 def _sum(a: Stats, b: Stats) -> Stats:

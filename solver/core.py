@@ -17,7 +17,8 @@ ALL_RULES = _core.PRUNE_ALL_FLAGS
 #: redundant in practice (docs/solver.md) while it costs a fifth of the Banner search time.
 DEFAULT_RULES = ALL_RULES & ~PRUNING_RULES["banner-reach"]
 
-_REASONS = {"nodes": "nodes", "time": "time", "memory": "memory", "interrupted": "interrupted"}
+_REASONS = {"nodes": "nodes", "time": "time", "memory": "memory", "interrupted": "interrupted",
+            "stopped": "stopped"}
 
 
 class SearchInterrupted(KeyboardInterrupt):
@@ -85,13 +86,13 @@ def to_notation(game: Game, deal: Deal, path: list) -> list:
 
 
 def run(game: Game, deal: Deal, *, max_nodes=None, timeout=None, max_memory=None,
-        prune=True, prefix=(), line=True, threads=1) -> Result:
+        prune=True, prefix=(), line=True, probes=True, shared=None) -> Result:
     """Search ``deal``; ``prefix`` (core moves) starts the search after those moves, and the
     winning line returned then includes them.  ``line=False`` skips translating the line into
     notation (and replaying it through the reference rules); ``Result.length`` still counts it.
-    ``threads=2`` runs the exhaustive search alone beside the usual schedule
-    (``CoreGame.search_pair``): each gets the node and time limits, their tables share
-    ``max_memory``."""
+    ``probes=False``: the exhaustive search alone, no probes first.  ``shared``
+    (``_core.SharedSearch``): another search of the deal runs beside this one (``solve(threads=2)``);
+    once it is stopped this search ends unknown, reason "stopped" (a Ctrl-C still raises)."""
     if max_memory is None:
         max_memory = DEFAULT_MAX_MEMORY
     flags = DEFAULT_RULES if prune is True else 0 if prune is False else int(prune)
@@ -99,14 +100,11 @@ def run(game: Game, deal: Deal, *, max_nodes=None, timeout=None, max_memory=None
     start = core.position()
     for code in prefix:
         start = start.play(tuple(code))
-    if threads == 2:
-        status, path, nodes, states, table_bytes, peak, seconds, _, _ = core.search_pair(
-            max_nodes or 0, float(timeout or 0.0), int(max_memory), flags, start)
-    elif threads == 1:
-        status, path, nodes, states, table_bytes, peak, seconds, _ = core.search(
-            max_nodes or 0, float(timeout or 0.0), int(max_memory), flags, start)
-    else:
-        raise ValueError(f"threads must be 1 or 2, got {threads!r}")
+    status, path, nodes, states, table_bytes, peak, seconds, _ = core.search(
+        max_nodes or 0, float(timeout or 0.0), int(max_memory), flags, start,
+        _core.PROBES if probes else 0, shared)
+    if status == "interrupted" and shared is not None and not shared.signalled:
+        status = "stopped"
     stats = Stats(nodes=nodes, states=states, seconds=seconds, table_bytes=table_bytes)
     label = deal.number or "custom"
     if status == "win":
