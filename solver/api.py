@@ -108,8 +108,8 @@ def _solve_two_threads(g, d, inner: bool, *, max_nodes, timeout, max_memory, pru
             found = core.run(g, d, max_nodes=max_nodes, timeout=timeout,
                              max_memory=max(1, memory // 2), prune=prune, line=line,
                              probes=False, shared=shared)
-        except core.SearchInterrupted as interrupted:     # Ctrl-C, seen by this thread's poll
-            found = interrupted.result
+        except core.SearchInterrupted as interrupted:     # Ctrl-C: this thread's poll
+            found = interrupted.result                    # sees the flag the main thread set
         if found.verdict is not Verdict.UNKNOWN:
             shared.stop()
         box["result"] = found
