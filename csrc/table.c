@@ -182,8 +182,8 @@ static void advise_huge(void *p, size_t bytes) {
 /* Grow to next_capacity() in place, so that the old and the new array are never both alive and
  * the last size can take all of max_bytes.  -2, with the table unchanged, when its pool has not
  * the memory (another table of the pool took it); -1 when memory runs out: if realloc fails the
- * table is unchanged; if the small side buffer cannot grow, the keys that did not fit in it are lost
- * (a valid table that has forgotten some positions: the search then stops, see table_insert).
+ * table is unchanged; if the small side buffer cannot grow, the keys that did not fit in it are
+ * lost (a valid table that has forgotten some positions: the search then stops, see table_insert).
  *
  * A slot is in use exactly when its tag is not 0: the keys of empty slots are never read, so a
  * reset (table_reset) clears the tags alone, and the arrays keep the memory they have.

@@ -52,10 +52,10 @@ search never exceeds the memory bound. --no-prune turns every pruning rule of th
 Two threads: --threads 2 runs, beside the usual search, the exhaustive search alone (no
 probes first) in a second thread, and the first of the two to decide stops the other; each
 gets --timeout and --max-nodes, and their tables share --max-memory (the second's at most
-half); the statistics add up both threads' nodes (seconds: from the start to the end of both). Unwinnable deals whose proof needs most of
-the time are decided sooner; the verdict is the same, but which search finds a winning line
-first depends on timing, so the line printed may differ from run to run. Default 1 thread:
-the same output every run.
+half); the statistics add up both threads' nodes (seconds: from the start to the end of
+both). Unwinnable deals whose proof needs most of the time are decided sooner; the verdict is
+the same, but which search finds a winning line first depends on timing, so the line printed
+may differ from run to run. Default 1 thread: the same output every run.
 
 Ctrl-C ends the search promptly and prints the partial result (unknown, reason interrupted,
 statistics so far); deals not yet started are not solved.
