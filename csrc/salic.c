@@ -980,7 +980,14 @@ int salic_grid_eval_check(const SalicDeal *d, const SalicState *s, uint64_t seed
  * that the deals decided sooner do not pay for it.  Once it has been run DEEP_TRIAL times, it is
  * skipped while its steps exceed DEEP_STEPS_PER_DEAL per deal offered to it (except in the seed
  * rules' final search, after the probes, where its steps are not capped), and, if it found dead
- * ends in fewer than 1 in ROOM_RARE of them, only every ROOM_SAMPLE-th deal is tested. */
+ * ends in fewer than 1 in ROOM_RARE of them, only every ROOM_SAMPLE-th deal is tested.
+ * The exhaustive searches (between the probe rounds and the final one) keep a record of their
+ * own (DEEP_WHOLE_COUNTS 1): the probes' misses, counted in the probes' lines, would otherwise
+ * throttle the test where the proof needs it (docs/solver.md, "deep-room").  -DDEEP_WHOLE_COUNTS=0
+ * keeps one record for the whole search, as before. */
+#ifndef DEEP_WHOLE_COUNTS
+#define DEEP_WHOLE_COUNTS 1
+#endif
 #define DEEP_AFTER 20000
 #define DEEP_TRIAL 1024
 #define DEEP_STEPS_PER_DEAL 64
@@ -1004,6 +1011,7 @@ typedef struct {
 typedef struct {
     ScratchHead head;
     TestCounts room, deep, near;    /* room.offered counts every deal offered */
+    TestCounts deep_whole;          /* the deep test in the exhaustive searches */
     MemoEntry *memo;                /* the room memo, made when the deep test takes over (NULL:
                                        not yet, or no memory for it; the tests then run without
                                        it), so that the deals decided sooner do not pay for it */
@@ -1052,7 +1060,7 @@ static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void 
         dead = deep_room_dead(d, s, &c->steps, NEAR_VISITS, stuck_applies(d, s, prune, &st->head),
                               st->memo);
     } else if (deep && st->room.offered > DEEP_AFTER) {
-        c = &st->deep;
+        c = DEEP_WHOLE_COUNTS && st->head.final_search ? &st->deep_whole : &st->deep;
         c->offered++;
         int uncapped = st->head.final_search && !d->park_after_stock;
         if (skip_test(c, DEEP_TRIAL, uncapped ? 0 : DEEP_STEPS_PER_DEAL)) return 0;

@@ -297,6 +297,25 @@ def test_grid_arithmetic_fast_equals_plain(game_id, deal, walk, seed):
     assert longest > 1      # some grid held cards
 
 
+def test_exhaustive_searches_keep_their_own_deep_record():
+    """The deep test's throttle counts the exhaustive searches apart from the probes
+    (DEEP_WHOLE_COUNTS in csrc/salic.c). PySol Glencoe 8697's exhaustive search alone is
+    short, but only if the test runs where the proof needs it: counted with the probes' misses,
+    it ran at one deal in 32 there, and the deal stayed undecided for millions of nodes. Its
+    proof needs deep-room and stuck-stock both: without either, no verdict at the same cap."""
+    from solver import solve
+    from solver.core import DEFAULT_RULES
+    from solver.result import Verdict
+
+    result = solve("pysol-glencoe", 8697, max_nodes=400_000, max_memory=1 << 30)
+    assert result.verdict is Verdict.UNWINNABLE, (result.verdict, result.reason)
+    game = find_game("pysol-glencoe")
+    core = core_game(game, deal_from_number(game, 8697))
+    for rule in (DEEP, PRUNING_RULES["stuck-stock"]):
+        status = core.search(400_000, 0.0, 1 << 30, DEFAULT_RULES & ~rule)[0]
+        assert status != "no_win", (rule, status)
+
+
 @pytest.mark.slow
 def test_deep_room_near_the_end_of_the_stock_keeps_verdicts():
     """In the mode-1 probes and the final search, past DEEP_AFTER deals, the deep test runs at
