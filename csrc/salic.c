@@ -982,9 +982,9 @@ int salic_grid_eval_check(const SalicDeal *d, const SalicState *s, uint64_t seed
  * rules' final search, after the probes, where its steps are not capped), and, if it found dead
  * ends in fewer than 1 in ROOM_RARE of them, only every ROOM_SAMPLE-th deal is tested.
  * The exhaustive searches (between the probe rounds and the final one) keep a record of their
- * own (DEEP_WHOLE_COUNTS 1): the probes' misses, counted in the probes' lines, would otherwise
- * throttle the test where the proof needs it (docs/solver.md, "deep-room").  -DDEEP_WHOLE_COUNTS=0
- * keeps one record for the whole search, as before. */
+ * own (DEEP_WHOLE_COUNTS 1), so that the probes' misses do not throttle the test where a proof
+ * needs it (docs/solver.md, "deep-room", *The exhaustive searches' own record*).
+ * -DDEEP_WHOLE_COUNTS=0 keeps one record for the whole search, as before. */
 #ifndef DEEP_WHOLE_COUNTS
 #define DEEP_WHOLE_COUNTS 1
 #endif

@@ -92,7 +92,8 @@ def run(game: Game, deal: Deal, *, max_nodes=None, timeout=None, max_memory=None
     notation (and replaying it through the reference rules); ``Result.length`` still counts it.
     ``probes=False``: the exhaustive search alone, no probes first.  ``shared``
     (``_core.SharedSearch``): another search of the deal runs beside this one
-    (``solve(threads=2)``); once it is stopped this search ends unknown, reason "stopped" (a Ctrl-C still raises)."""
+    (``solve(threads=2)``); once it is stopped this search ends unknown, reason "stopped" (a
+    Ctrl-C still raises)."""
     if max_memory is None:
         max_memory = DEFAULT_MAX_MEMORY
     flags = DEFAULT_RULES if prune is True else 0 if prune is False else int(prune)
