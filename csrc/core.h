@@ -75,6 +75,8 @@ enum {
 typedef struct {
     int final_search;       /* 1 in the exhaustive search after the probes, else 0 */
     int probe_mode;         /* the running probe's mode (GameOps.choice_cost), else -1 */
+    size_t memo_bytes;      /* the memory the game's memo may take (GameOps.memo_size), 0: none */
+    size_t memo_held;       /* what the game's memo holds now (set by the game) */
 } ScratchHead;
 
 /* Search state: big enough for either family's state. */
@@ -139,6 +141,11 @@ typedef struct GameOps {
     /* Releases what is_dead allocated and left in scratch (NULL: nothing to release); search.c
      * calls it once, when the search is over. */
     void (*scratch_free)(void *scratch);
+    /* The bytes of a memo that is_dead would keep in scratch, given room bytes for it and the
+     * rules prune (NULL, or 0: none).  search.c takes them from the search's memory bound, so
+     * that the table, the caches and the memo together stay within it, and passes them in
+     * ScratchHead.memo_bytes; the game allocates at most that much. */
+    size_t (*memo_size)(size_t room, unsigned prune);
 } GameOps;
 
 #endif

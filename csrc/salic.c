@@ -774,6 +774,7 @@ static int grid_build(const SalicDeal *d, const SalicState *s, int grid_max, int
 #define MEMO_SLOTS (1 << 19)         /* 56 MiB: docs/solver.md, *Room memo*, "Size" */
 #endif
 #define SIG_MAX 98                   /* a signature's bytes at most: a slot is 112 bytes */
+#define MEMO_MIN_SLOTS 1024          /* fewer slots than this: no memo */
 
 typedef struct {
     uint64_t hash;                  /* 0: an empty slot */
@@ -781,6 +782,22 @@ typedef struct {
     uint8_t dead, len;
     uint8_t sig[SIG_MAX];
 } MemoEntry;
+
+typedef struct {
+    MemoEntry *slot;                /* a power of two of them, or NULL: no memo */
+    size_t mask;                    /* their number less one */
+} RoomMemo;
+
+/* GameOps.memo_size: the memo's bytes within room, the search's share of its memory bound for
+ * it: the most slots, a power of two and at most MEMO_SLOTS, that fit; none where fewer than
+ * MEMO_MIN_SLOTS fit, or where no room test runs.  Its size changes no verdict, step or node
+ * (a test's result never depends on it), only how many repeats it catches. */
+static size_t memo_size(size_t room, unsigned prune) {
+    if (!ROOM_MEMO || !(prune & (PRUNE_PARKING_ROOM | PRUNE_DEEP_ROOM))) return 0;
+    size_t slots = MEMO_SLOTS;
+    while (slots >= MEMO_MIN_SLOTS && slots * sizeof(MemoEntry) > room) slots >>= 1;
+    return slots >= MEMO_MIN_SLOTS ? slots * sizeof(MemoEntry) : 0;
+}
 
 /* The signature of a test: visits, the number of piles (and of pairs of piles sharing a queen,
  * with each pair after its first pile's length), each pile's length, the cards two to
@@ -818,16 +835,16 @@ static uint64_t signature_hash(const uint8_t *sig, int n) {
 
 /* The test with a grid of at most grid_max points (seen: grid_max bits) and visits steps
  * beyond a straight walk; visits < 0: the whole walk, never cut short.  memo: the search's room
- * memo (MEMO_SLOTS slots), or NULL. */
+ * memo, or NULL. */
 static int grid_test(const Grid *g, int points, uint64_t *steps, int visits, uint8_t *seen,
-                     MemoEntry *memo) {
+                     const RoomMemo *memo) {
     MemoEntry *e = NULL;
     uint8_t sig[SIG_MAX];
-    int n = memo ? grid_signature(g, visits, sig) : -1;
+    int n = memo && memo->slot ? grid_signature(g, visits, sig) : -1;
     uint64_t h = 0;
     if (n > 0) {
         h = signature_hash(sig, n);
-        e = &memo[h & (MEMO_SLOTS - 1)];
+        e = &memo->slot[h & memo->mask];
         if (e->hash == h && e->len == n && memcmp(e->sig, sig, (size_t)n) == 0) {
             *steps += e->steps;
             return e->dead;
@@ -861,7 +878,7 @@ static int grid_test(const Grid *g, int points, uint64_t *steps, int visits, uin
  * first and is never weaker (docs/solver.md): the first, smaller grid settles most dead ends
  * more cheaply. */
 static int room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, int grid_max,
-                     int visits, int stock, uint8_t *seen, MemoEntry *memo) {
+                     int visits, int stock, uint8_t *seen, const RoomMemo *memo) {
     Grid g;
     int points = grid_build(d, s, grid_max, 0, &g);
     if (g.k > 0 && grid_test(&g, points, steps, visits, seen, memo)) return 1;
@@ -871,7 +888,7 @@ static int room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, i
 }
 
 static int parking_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps,
-                             MemoEntry *memo) {
+                             const RoomMemo *memo) {
     uint8_t seen[GRID_MAX / 8];
     return room_dead(d, s, steps, GRID_MAX, GRID_VISITS, 0, seen, memo);
 }
@@ -900,7 +917,7 @@ static int stuck_applies(const SalicDeal *d, const SalicState *s, unsigned prune
 #define DEEP_VISITS 5000
 
 static int deep_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, int visits,
-                          int stock, MemoEntry *memo) {
+                          int stock, const RoomMemo *memo) {
     uint8_t seen[DEEP_GRID / 8];     /* 128 KiB of stack */
     return room_dead(d, s, steps, DEEP_GRID, visits, stock, seen, memo);
 }
@@ -921,12 +938,12 @@ int salic_room_dead(const SalicDeal *d, const SalicState *s, int deep, int whole
  * they count, else the verdict, plus 2 where the memo had it (-2: no memory). */
 int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int whole, int reset,
                           int stock) {
-    static MemoEntry *memo;
+    static RoomMemo memo = {NULL, MEMO_SLOTS - 1};
     static uint8_t *seen;
-    if (!memo) memo = malloc(MEMO_SLOTS * sizeof *memo);
+    if (!memo.slot) memo.slot = malloc(MEMO_SLOTS * sizeof *memo.slot);
     if (!seen) seen = malloc(DEEP_GRID / 8);
-    if (!memo || !seen) return -2;
-    if (reset) memset(memo, 0, MEMO_SLOTS * sizeof *memo);
+    if (!memo.slot || !seen) return -2;
+    if (reset) memset(memo.slot, 0, MEMO_SLOTS * sizeof *memo.slot);
     int grid_max = deep ? DEEP_GRID : GRID_MAX;
     int visits = whole ? -1 : deep ? DEEP_VISITS : GRID_VISITS;
     uint64_t plain = 0, memo_steps = 0;
@@ -937,10 +954,10 @@ int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int
     grid_build(d, s, grid_max, stock, &g);
     int n = g.k ? grid_signature(&g, visits, sig) : -1, had = 0;
     if (n > 0) {
-        const MemoEntry *e = &memo[signature_hash(sig, n) & (MEMO_SLOTS - 1)];
+        const MemoEntry *e = &memo.slot[signature_hash(sig, n) & memo.mask];
         had = e->hash == signature_hash(sig, n) && e->len == n && memcmp(e->sig, sig, (size_t)n) == 0;
     }
-    int v1 = room_dead(d, s, &memo_steps, grid_max, visits, stock, seen, memo);
+    int v1 = room_dead(d, s, &memo_steps, grid_max, visits, stock, seen, &memo);
     return v0 == v1 && plain == memo_steps ? v0 + 2 * had : -1;
 }
 
@@ -1012,16 +1029,18 @@ typedef struct {
     ScratchHead head;
     TestCounts room, deep, near;    /* room.offered counts every deal offered */
     TestCounts deep_whole;          /* the deep test in the exhaustive searches */
-    MemoEntry *memo;                /* the room memo, made when the deep test takes over (NULL:
-                                       not yet, or no memory for it; the tests then run without
-                                       it), so that the deals decided sooner do not pay for it */
+    RoomMemo memo;                  /* the room memo, made when the deep test takes over (slot
+                                       NULL: not yet, or no memory for it; the tests then run
+                                       without it), so that the deals decided sooner do not pay
+                                       for it; at most head.memo_bytes */
 } RoomStats;
 
 /* GameOps.scratch_free: the room memo goes with the search. */
 static void free_scratch(void *scratch) {
     RoomStats *st = scratch;
-    free(st->memo);
-    st->memo = NULL;
+    free(st->memo.slot);
+    st->memo.slot = NULL;
+    st->head.memo_held = 0;
 }
 
 /* The throttle above: skip this run of a test so counted (steps_per_deal 0: no cap). */
@@ -1047,8 +1066,12 @@ static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void 
         return (prune & PRUNE_PARKING_ROOM) && parking_room_dead(d, s, &ignored, NULL);
     }
     st->room.offered++;
-    if (ROOM_MEMO && !st->memo && st->room.offered == DEEP_AFTER + 1)
-        st->memo = calloc(MEMO_SLOTS, sizeof *st->memo);
+    if (ROOM_MEMO && !st->memo.slot && st->head.memo_bytes && st->room.offered == DEEP_AFTER + 1) {
+        size_t slots = st->head.memo_bytes / sizeof(MemoEntry);
+        st->memo.slot = calloc(slots, sizeof(MemoEntry));
+        st->memo.mask = slots - 1;
+        st->head.memo_held = st->memo.slot ? slots * sizeof(MemoEntry) : 0;
+    }
     TestCounts *c;
     int dead;
     int whole_end_games = st->head.final_search || st->head.probe_mode == 1;
@@ -1058,7 +1081,7 @@ static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void 
         c->offered++;
         c->tested++;
         dead = deep_room_dead(d, s, &c->steps, NEAR_VISITS, stuck_applies(d, s, prune, &st->head),
-                              st->memo);
+                              &st->memo);
     } else if (deep && st->room.offered > DEEP_AFTER) {
         c = DEEP_WHOLE_COUNTS && st->head.final_search ? &st->deep_whole : &st->deep;
         c->offered++;
@@ -1066,13 +1089,13 @@ static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void 
         if (skip_test(c, DEEP_TRIAL, uncapped ? 0 : DEEP_STEPS_PER_DEAL)) return 0;
         c->tested++;
         dead = deep_room_dead(d, s, &c->steps, DEEP_VISITS, stuck_applies(d, s, prune, &st->head),
-                              st->memo);
+                              &st->memo);
     } else {
         if (!(prune & PRUNE_PARKING_ROOM)) return 0;
         c = &st->room;
         if (skip_test(c, ROOM_TRIAL, ROOM_STEPS_PER_DEAL)) return 0;
         c->tested++;
-        dead = parking_room_dead(d, s, &c->steps, st->memo);
+        dead = parking_room_dead(d, s, &c->steps, &st->memo);
     }
     c->dead += (uint64_t)dead;
     return dead;
@@ -1119,4 +1142,4 @@ const GameOps SALIC_OPS = {sizeof(SalicState), gen_moves, apply, is_won, make_ke
                            choice_cost, 1,
                            PRUNE_PARKING_ROOM | PRUNE_LAZY_PLAYS | PRUNE_DEEP_ROOM | PRUNE_LAZY_ORDER,
                            twin_rules, sizeof(RoomStats), 2, sealed, level, 0, 1, 1,
-                           free_scratch};
+                           free_scratch, memo_size};

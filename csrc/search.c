@@ -44,6 +44,7 @@
 #define MAX_PROBES 24
 #define FIRST_NODES 1000          /* the short exhaustive search before any probe */
 #define DEAD_SHARE 16
+#define MEMO_SHARE 16             /* the game's memo: at most this share of the memory */
 
 typedef struct {
     StateBuf state;
@@ -189,7 +190,7 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
     out->states = table->count;
     if (table_bytes(table) > out->table_bytes) out->table_bytes = table_bytes(table);
     size_t peak = table_held_bytes(table) + frame_cap * sizeof(Frame) +
-                  (dead ? table_held_bytes(dead) : 0);
+                  (dead ? table_held_bytes(dead) : 0) + ((const ScratchHead *)scratch)->memo_held;
     if (peak > out->peak_bytes) out->peak_bytes = peak;
     free(frames);
     return status;
@@ -250,10 +251,21 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
                     ops->sealed;
     size_t dead_bytes = lim->max_bytes / DEAD_SHARE;
     if (use_cache) run_lim.max_bytes = lim->max_bytes - dead_bytes;
+    /* The game's memo (GameOps.memo_size; Salic: the room memo) within up to 1/MEMO_SHARE of
+     * the memory allowed, taken from the table's share (and from the pool, where tables share
+     * one), so that all three stay within max_bytes.  It is reserved now, though the game may
+     * make it only later (Salic: when the deep test takes over). */
+    ScratchHead *head = scratch;
+    size_t memo_room = lim->max_bytes / MEMO_SHARE;
+    size_t memo_bytes = ops->memo_size ? ops->memo_size(memo_room, lim->prune) : 0;
+    if (memo_bytes > memo_room || !pool_take(lim->pool, memo_bytes)) memo_bytes = 0;
+    run_lim.max_bytes -= memo_bytes;
+    head->memo_bytes = memo_bytes;
     lim = &run_lim;
     /* One table for all the searches of the deal, each starting with it emptied (dfs). */
     Table table;
     if (table_init_pool(&table, lim->max_bytes, lim->pool) != 0) {
+        pool_give(lim->pool, memo_bytes);
         free(scratch);
         out->status = SEARCH_LIMIT_MEMORY;
         return SEARCH_LIMIT_MEMORY;
@@ -266,7 +278,6 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     uint64_t first = budget < FIRST_NODES ? budget : FIRST_NODES;
     SearchLimits first_lim = *lim;
     first_lim.prune &= ~ops->later_rules;
-    ScratchHead *head = scratch;
     head->probe_mode = -1;
     status = dfs(ops, deal, start, &first_lim, -1, 0, first, t0, scratch, NULL, &table, out);
     log_step(out, STEP_FIRST, 0, 0, 0, -1, first, 0, status);
@@ -380,6 +391,7 @@ done:
     if (dead) table_free(dead);
     table_free(&table);
     if (ops->scratch_free) ops->scratch_free(scratch);
+    pool_give(lim->pool, memo_bytes);
     free(scratch);
     out->status = status;
     out->seconds = search_clock() - t0;

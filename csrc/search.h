@@ -22,7 +22,7 @@ enum {
 typedef struct {
     uint64_t max_nodes;          /* 0: no limit */
     double max_seconds;          /* <= 0: no limit */
-    size_t max_bytes;            /* transposition table bound */
+    size_t max_bytes;            /* the bound on the tables, the cache and the game's memo */
     unsigned prune;              /* PRUNE_* flags */
     int probes;                  /* bounded-discrepancy probes before the full search (0: none) */
     int (*poll)(void *ctx);      /* called now and then; nonzero stops the search (Ctrl-C) */
@@ -50,7 +50,7 @@ typedef struct {
     uint64_t nodes;              /* positions generated and stored */
     uint64_t states;             /* entries in the table at the end */
     size_t table_bytes;
-    size_t peak_bytes;           /* table plus stack */
+    size_t peak_bytes;           /* tables, the game's memo and the stack */
     double seconds;
     double final_start;          /* seconds from the start to the final exhaustive search, the
                                     one after all the probes (< 0: it never began) */

@@ -83,7 +83,7 @@ static void set_limit(Table *t) {
 }
 
 /* Take bytes from the pool (none: always granted); 0 when the pool has not that much left. */
-static int pool_take(MemPool *pool, size_t bytes) {
+int pool_take(MemPool *pool, size_t bytes) {
     if (!pool) return 1;
     size_t used = __atomic_load_n(&pool->used, __ATOMIC_RELAXED);
     do {
@@ -97,7 +97,7 @@ static int pool_take(MemPool *pool, size_t bytes) {
     return 1;
 }
 
-static void pool_give(MemPool *pool, size_t bytes) {
+void pool_give(MemPool *pool, size_t bytes) {
     if (pool) __atomic_fetch_sub(&pool->used, bytes, __ATOMIC_RELAXED);
 }
 

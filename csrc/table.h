@@ -37,6 +37,11 @@ typedef struct {
 
 enum { TABLE_NEW = 1, TABLE_SEEN = 0, TABLE_FULL = -1 };
 
+/* Take bytes from the pool (NULL: always granted); 0 when the pool has not that much left.
+ * pool_give returns them. */
+int pool_take(MemPool *pool, size_t bytes);
+void pool_give(MemPool *pool, size_t bytes);
+
 int table_init(Table *t, size_t max_bytes);
 /* The same, the arrays' memory drawn from pool (NULL: none) as well as bounded by max_bytes. */
 int table_init_pool(Table *t, size_t max_bytes, MemPool *pool);

@@ -15,8 +15,8 @@ def solve(game, deal, *, max_nodes: int | None = None, timeout: float | None = N
     """Decide whether ``deal`` of ``game`` can be won.
 
     ``deal`` is a deal number, ``"msN"`` or a :class:`~solver.deals.Deal`. Limits:
-    ``max_nodes`` positions, ``timeout`` seconds, ``max_memory`` bytes for the transposition
-    table (default 1 GiB); reaching one gives ``Verdict.UNKNOWN`` with ``reason`` set.
+    ``max_nodes`` positions, ``timeout`` seconds, ``max_memory`` bytes for the search's tables
+    (the transposition table and the cache and memo it keeps beside it; default 1 GiB); reaching one gives ``Verdict.UNKNOWN`` with ``reason`` set.
     ``prune=True`` uses the default rules (``solver.core.DEFAULT_RULES``: all but
     ``banner-reach``), ``prune=False`` turns every pruning rule off (docs/solver.md); an int
     selects rules by bit (``solver.core.PRUNING_RULES``). ``line=False`` skips building the

@@ -7,7 +7,10 @@ be dead here too, and so never won.
 """
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 from collections import Counter
 
 import pytest
@@ -314,6 +317,43 @@ def test_exhaustive_searches_keep_their_own_deep_record():
     for rule in (DEEP, PRUNING_RULES["stuck-stock"]):
         status = core.search(400_000, 0.0, 1 << 30, DEFAULT_RULES & ~rule)[0]
         assert status != "no_win", (rule, status)
+
+
+MEMORY_PROBE = """
+import json, resource, sys
+from solver.core import DEFAULT_RULES, core_game
+from solver.deals import deal_from_number
+from solver.games import find_game
+game = find_game("pysol-glencoe")
+core = core_game(game, deal_from_number(game, 222))
+limit = int(sys.argv[1])
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+result = core.search(1_000_000, 0.0, limit, DEFAULT_RULES)
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"status": result[0], "table": result[4], "peak": result[5],
+                  "growth": (after - before) * 1024}))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ru_maxrss in KiB: Linux")
+def test_room_memo_is_within_the_memory_bound():
+    """The room memo (up to 56 MiB, made when the deep test takes over) is taken from the
+    search's memory bound with the table and the cache (csrc/search.c, MEMO_SHARE): a search
+    given 24 MiB on a deal where the deep test takes over grows the process by about that much,
+    and its peak counts the memo. In a fresh process, so that the peak resident size is this
+    search's."""
+    limit = 24 << 20
+    run = subprocess.run([sys.executable, "-c", MEMORY_PROBE, str(limit)], capture_output=True,
+                         text=True, check=True)
+    got = json.loads(run.stdout)
+    assert got["status"] == "nodes", got                     # the deep test took over by then
+    assert got["peak"] <= limit + (1 << 20), got              # + the stack of frames
+    # Beside the table, the peak holds the cache (its share, 1/16 of the bound, filled here) and
+    # the memo: 8,192 slots of 112 bytes, the most that fit in 1/16 of the bound.
+    assert got["peak"] - got["table"] >= limit // 16 + 8192 * 112, got
+    # The process: the bound, and a little for the interpreter's own work (the earlier build
+    # grew it by 54 MiB here).
+    assert got["growth"] <= limit + (12 << 20), got
 
 
 @pytest.mark.slow

@@ -44,8 +44,8 @@ the time and node limits (Intrigue 1/2), the smaller game's gets what it left; -
 runs GAME's own search alone with the whole limits.
 
 Limits (per deal): --max-nodes positions, --timeout seconds, --max-memory bytes for the
-transposition table (a number with an optional K, M, G or T suffix, powers of 1024: 512M, 2G;
-default 1G). Reaching one gives 'unknown' with the reason and the statistics so far; the
+search's tables (the transposition table, and the cache and memo it keeps beside it; a number
+with an optional K, M, G or T suffix, powers of 1024: 512M, 2G; default 1G). Reaching one gives 'unknown' with the reason and the statistics so far; the
 search never exceeds the memory bound. --no-prune turns every pruning rule of the search off
 (docs/solver.md): slower, and meant as a soundness check, since the verdicts must not change.
 
@@ -137,7 +137,7 @@ def add_limit_arguments(parser, *, timeout_default=None) -> None:
                         help=f"seconds per deal before it counts as unknown (default: {default})")
     parser.add_argument("--max-memory", metavar="SIZE", type=option_type(parse_size),
                         default=DEFAULT_MAX_MEMORY,
-                        help="transposition-table memory per deal: bytes or 512M, 2G ... "
+                        help="memory for the search's tables per deal: bytes or 512M, 2G ... "
                              "(default: 1G)")
 
 

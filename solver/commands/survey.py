@@ -24,7 +24,8 @@ otherwise it is skipped too. A database holds one game: the game of its first su
 
 Limits: --timeout seconds per deal (default {DEFAULT_TIMEOUT:g}; wall time, so results near the
 limit depend on the machine), --max-nodes positions per deal (deterministic) and --max-memory
-MiB of transposition table per deal (each worker holds one table). Work runs on a
+MiB per deal for the search's tables (the transposition table and what the search keeps beside
+it; each worker holds one set). Work runs on a
 local process pool of --workers processes (default: every core) or, with --scheduler
 tcp://HOST:PORT, on that Dask cluster (needs the 'dask' extra, and the solver installed on its
 workers). A progress bar (deals done, rate, ETA, winnable so far) is drawn on stderr when it is
@@ -48,7 +49,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--max-nodes", metavar="N", type=int, default=None,
                         help="positions per deal before it counts as unknown (default: no limit)")
     parser.add_argument("--max-memory", metavar="MIB", type=int, default=None,
-                        help="transposition table MiB per deal and worker (default: solve()'s, 1024)")
+                        help="MiB for the search's tables per deal and worker (default: solve()'s, 1024)")
     parser.add_argument("--chunk-size", metavar="N", type=int, default=DEFAULT_CHUNK_SIZE,
                         help="deals per task handed to a worker (default: %(default)s)")
     parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
