@@ -434,6 +434,8 @@ typedef struct {
     uint8_t found[16], total[16];   /* by slot: on foundations; relaxed copies */
     uint8_t bound[16];              /* found + total */
     int8_t partner[SALIC_QUEENS];   /* the pile sharing this pile's queen (stuck-stock), or -1 */
+    uint8_t cand[SALIC_QUEENS];     /* what grid_build made the pile of: 0..7 a queen's pile,
+                                       8..15 its stuck stock cards (point_signature) */
     int pairs;                      /* piles with a partner, over two */
     int stuck;                      /* piles of stuck stock cards */
     GridPoint pt;                   /* the origin */
@@ -532,9 +534,152 @@ static void grid_close(const Grid *g, GridPoint *pt, unsigned check, unsigned fr
     pt->free_ranks = (uint16_t)fr;
 }
 
+/* The room memo (docs/solver.md, "deep-room", *Room memo*): the verdicts and step counts of
+ * the tests a search has run, by the grid each was run on.  A test is a function of its grid
+ * and its step budget: the piles in the grid's order with their cards, the foundations' counts,
+ * and visits (the budget follows from these).  So where both match a test run before, that
+ * test's verdict and steps are its own, and the search goes on exactly as if it had run it.
+ * The memo compares the whole signature, never a hash alone.  Its slots are direct-mapped by
+ * the signature's hash, a new test taking its slot over. -DROOM_MEMO=0 builds the search
+ * without it. */
+#ifndef ROOM_MEMO
+#define ROOM_MEMO 1
+#endif
+#ifndef MEMO_SLOTS
+#define MEMO_SLOTS (1 << 19)         /* 56 MiB: docs/solver.md, *Room memo*, "Size" */
+#endif
+#define SIG_MAX 98                   /* a signature's bytes at most: a slot is 112 bytes */
+#define MEMO_MIN_SLOTS 1024          /* fewer slots than this: no memo */
+
+typedef struct {
+    uint64_t hash;                  /* 0: an empty slot */
+    uint32_t steps;                 /* what the test added to its step count */
+    uint8_t dead, len;
+    uint8_t sig[SIG_MAX];
+} MemoEntry;
+
+typedef struct {
+    MemoEntry *slot;                /* a power of two of them, or NULL: no memo */
+    size_t mask;                    /* their number less one */
+} RoomMemo;
+
+/* GameOps.memo_size: the memo's bytes within room, the search's share of its memory bound for
+ * it: the most slots, a power of two and at most MEMO_SLOTS, that fit; none where fewer than
+ * MEMO_MIN_SLOTS fit, or where no room test runs.  Its size changes no verdict, step or node
+ * (a test's result never depends on it), only how many repeats it catches. */
+static size_t memo_size(size_t room, unsigned prune) {
+    if (!ROOM_MEMO || !(prune & (PRUNE_PARKING_ROOM | PRUNE_DEEP_ROOM))) return 0;
+    size_t slots = MEMO_SLOTS;
+    while (slots >= MEMO_MIN_SLOTS && slots * sizeof(MemoEntry) > room) slots >>= 1;
+    return slots >= MEMO_MIN_SLOTS ? slots * sizeof(MemoEntry) : 0;
+}
+
+/* The signature of a test: visits, the number of piles (and of pairs of piles sharing a queen,
+ * with each pair after its first pile's length), each pile's length, the cards two to
+ * a byte (slots are below 16), and the foundations' counts by slot two to a byte (at most 8
+ * each).  Returns its length, or -1 where it would not fit.
+ *
+ * point_signature gives it for the grid of what is left at a point pt of g (POINT_DEPTH, in
+ * grid_walk): the piles with cards left, in grid_build's order (the queens' piles before the
+ * stuck cards, then the larger first, then by queen), each holding the cards not yet taken,
+ * two piles sharing a queen while both hold cards, and on the foundations found + the cards
+ * taken, which is bound - inpile.  That grid's walk from its origin is g's walk from pt: the
+ * same cards left, the same bounds (bound is found + cards in the grid in both), so the same
+ * need at every point, and the same queens not yet free (a pair with one pile empty counts
+ * one queen, as a lone pile does).  At g's origin it is the signature of g itself. */
+static int point_signature(const Grid *g, const GridPoint *pt, int visits, uint8_t *sig) {
+    int ord[SALIC_QUEENS], pos[SALIC_QUEENS], m = 0;
+    for (int p = 0; p < g->k; p++) {
+        pos[p] = -1;
+        int size = g->len[p] - pt->idx[p];
+        if (size < 1) continue;
+        int i = m++;
+        for (; i > 0; i--) {
+            int q = ord[i - 1], qsize = g->len[q] - pt->idx[q];
+            if (g->cand[q] / SALIC_QUEENS != g->cand[p] / SALIC_QUEENS ||
+                qsize > size || (qsize == size && g->cand[q] < g->cand[p]))
+                break;
+            ord[i] = q;
+        }
+        ord[i] = p;
+    }
+    int pairs = 0;
+    for (int i = 0; i < m; i++) pos[ord[i]] = i;
+    for (int i = 0; i < m; i++) {
+        int q = g->partner[ord[i]];
+        pairs += q >= 0 && pos[q] > i;
+    }
+    int n = 0;
+    uint32_t v = (uint32_t)visits;
+    for (int i = 0; i < 4; i++) sig[n++] = (uint8_t)(v >> (8 * i));
+    sig[n++] = (uint8_t)(m | pairs << 4);
+    int cards = 0;
+    for (int i = 0; i < m; i++) {
+        int p = ord[i], q = g->partner[p];
+        sig[n++] = (uint8_t)(g->len[p] - pt->idx[p]);
+        cards += g->len[p] - pt->idx[p];
+        if (q >= 0 && pos[q] > i) sig[n++] = (uint8_t)(i | pos[q] << 4);   /* stuck-stock */
+    }
+    if (n + (cards + 1) / 2 + 8 > SIG_MAX) return -1;
+    int half = 0;
+    for (int i = 0; i < m; i++)
+        for (int j = pt->idx[ord[i]]; j < g->len[ord[i]]; j++, half ^= 1) {
+            if (half) sig[n++] |= (uint8_t)(g->card[ord[i]][j] << 4);
+            else sig[n] = g->card[ord[i]][j];
+        }
+    if (half) n++;
+    for (int i = 0; i < 16; i += 2)
+        sig[n++] = (uint8_t)((g->bound[i] - pt->inpile[i]) | (g->bound[i + 1] - pt->inpile[i + 1]) << 4);
+    return n;
+}
+
+static int grid_signature(const Grid *g, int visits, uint8_t *sig) {
+    return point_signature(g, &g->pt, visits, sig);
+}
+
+static uint64_t signature_hash(const uint8_t *sig, int n) {
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (int i = 0; i < n; i++) h = (h ^ sig[i]) * 0x100000001b3ULL;
+    h ^= h >> 31;
+    return h | 1;
+}
+
+/* Dead points (docs/solver.md, "deep-room", *Dead points*): a whole walk (never cut short) puts
+ * into the room memo, as dead, the grid left at each point it has left behind within
+ * POINT_DEPTH cards of its closed origin, and looks its closed origin up there.  A point the
+ * depth-first walk has left behind has no path to the end (every point after it has been seen,
+ * and each seen one was infeasible or left behind: the grid has no cycles), and the grid left
+ * there (point_signature) has the same walk.  Where another position's test is on such a grid,
+ * as after a few more foundation plays than a position tested before, the memo answers it.
+ * Only the whole walks' entries (visits -1 in the signature) are so written and read, and those
+ * tests count their steps apart (the near zone, is_dead): the search is node for node the
+ * search without them.  -DPOINT_DEPTH=-1 builds it without. */
+#ifndef POINT_DEPTH
+#define POINT_DEPTH 2
+#endif
+
+static MemoEntry *memo_slot(const RoomMemo *memo, const uint8_t *sig, int n, uint64_t *h) {
+    *h = signature_hash(sig, n);
+    return &memo->slot[*h & memo->mask];
+}
+
+static int memo_holds(const MemoEntry *e, uint64_t h, const uint8_t *sig, int n) {
+    return e->hash == h && e->len == n && memcmp(e->sig, sig, (size_t)n) == 0;
+}
+
+static void memo_put(MemoEntry *e, uint64_t h, const uint8_t *sig, int n, int dead,
+                     uint64_t steps) {
+    e->hash = h;
+    e->steps = (uint32_t)steps;
+    e->dead = (uint8_t)dead;
+    e->len = (uint8_t)n;
+    memcpy(e->sig, sig, (size_t)n);
+}
+
 /* Depth-first walk over the feasible closed points from the origin.  1 when the end is reached
- * or more than budget steps were tried, 0 when every reachable feasible point has been seen. */
-static int grid_walk(const Grid *g, int points, int *budget, uint8_t *seen) {
+ * or more than budget steps were tried, 0 when every reachable feasible point has been seen.
+ * memo: where dead points go (a whole walk's), or NULL. */
+static int grid_walk(const Grid *g, int points, int *budget, uint8_t *seen, const RoomMemo *memo) {
     memset(seen, 0, (size_t)(points + 7) / 8);
     uint8_t next[SALIC_CARDS + 1];
     GridPoint saved[SALIC_CARDS + 1];   /* the closed point at each depth */
@@ -543,6 +688,15 @@ static int grid_walk(const Grid *g, int points, int *budget, uint8_t *seen) {
     grid_eval(g, &pt, &fr);
     grid_close(g, &pt, all, fr);
     seen[pt.at >> 3] |= (uint8_t)(1 << (pt.at & 7));
+    uint8_t sig[SIG_MAX];
+    uint64_t h;
+    if (memo && pt.left < g->pt.left) {     /* the closed origin, where closing took cards */
+        int n = point_signature(g, &pt, -1, sig);
+        if (n > 0) {
+            const MemoEntry *e = memo_slot(memo, sig, n, &h);
+            if (memo_holds(e, h, sig, n) && e->dead) return 0;
+        }
+    }
     int depth = 0;
     next[0] = 0;
     saved[0] = pt;
@@ -574,6 +728,14 @@ static int grid_walk(const Grid *g, int points, int *budget, uint8_t *seen) {
                 seen[raw >> 3] |= (uint8_t)(1 << (raw & 7));   /* infeasible for good */
             }
         } else {
+            if (memo && saved[0].left - saved[depth].left <= POINT_DEPTH &&
+                (depth > 0 || pt.left < g->pt.left)) {   /* the raw origin: grid_test's entry */
+                int n = point_signature(g, &saved[depth], -1, sig);
+                if (n > 0) {
+                    MemoEntry *e = memo_slot(memo, sig, n, &h);
+                    memo_put(e, h, sig, n, 1, 0);
+                }
+            }
             if (depth == 0) return 0;
             depth--;
         }
@@ -743,6 +905,7 @@ static int grid_build(const SalicDeal *d, const SalicState *s, int grid_max, int
         for (int j = 0; j < g->len[p]; j++) pt->inpile[g->card[p][j]]++;
         pt->left = (uint8_t)(pt->left + g->len[p]);
         g->stuck += c >= SALIC_QUEENS;
+        g->cand[p] = (uint8_t)c;
         int other = at[(c + SALIC_QUEENS) % (2 * SALIC_QUEENS)];
         if (other >= 0) {                          /* one queen for the two */
             g->partner[p] = (int8_t)other;
@@ -759,80 +922,6 @@ static int grid_build(const SalicDeal *d, const SalicState *s, int grid_max, int
     return points;
 }
 
-/* The room memo (docs/solver.md, "deep-room", *Room memo*): the verdicts and step counts of
- * the tests a search has run, by the grid each was run on.  A test is a function of its grid
- * and its step budget: the piles in the grid's order with their cards, the foundations' counts,
- * and visits (the budget follows from these).  So where both match a test run before, that
- * test's verdict and steps are its own, and the search goes on exactly as if it had run it.
- * The memo compares the whole signature, never a hash alone.  Its slots are direct-mapped by
- * the signature's hash, a new test taking its slot over. -DROOM_MEMO=0 builds the search
- * without it. */
-#ifndef ROOM_MEMO
-#define ROOM_MEMO 1
-#endif
-#ifndef MEMO_SLOTS
-#define MEMO_SLOTS (1 << 19)         /* 56 MiB: docs/solver.md, *Room memo*, "Size" */
-#endif
-#define SIG_MAX 98                   /* a signature's bytes at most: a slot is 112 bytes */
-#define MEMO_MIN_SLOTS 1024          /* fewer slots than this: no memo */
-
-typedef struct {
-    uint64_t hash;                  /* 0: an empty slot */
-    uint32_t steps;                 /* what the test added to its step count */
-    uint8_t dead, len;
-    uint8_t sig[SIG_MAX];
-} MemoEntry;
-
-typedef struct {
-    MemoEntry *slot;                /* a power of two of them, or NULL: no memo */
-    size_t mask;                    /* their number less one */
-} RoomMemo;
-
-/* GameOps.memo_size: the memo's bytes within room, the search's share of its memory bound for
- * it: the most slots, a power of two and at most MEMO_SLOTS, that fit; none where fewer than
- * MEMO_MIN_SLOTS fit, or where no room test runs.  Its size changes no verdict, step or node
- * (a test's result never depends on it), only how many repeats it catches. */
-static size_t memo_size(size_t room, unsigned prune) {
-    if (!ROOM_MEMO || !(prune & (PRUNE_PARKING_ROOM | PRUNE_DEEP_ROOM))) return 0;
-    size_t slots = MEMO_SLOTS;
-    while (slots >= MEMO_MIN_SLOTS && slots * sizeof(MemoEntry) > room) slots >>= 1;
-    return slots >= MEMO_MIN_SLOTS ? slots * sizeof(MemoEntry) : 0;
-}
-
-/* The signature of a test: visits, the number of piles (and of pairs of piles sharing a queen,
- * with each pair after its first pile's length), each pile's length, the cards two to
- * a byte (slots are below 16), and the foundations' counts by slot two to a byte (at most 8
- * each).  Returns its length, or -1 where it would not fit. */
-static int grid_signature(const Grid *g, int visits, uint8_t *sig) {
-    int n = 0;
-    uint32_t v = (uint32_t)visits;
-    for (int i = 0; i < 4; i++) sig[n++] = (uint8_t)(v >> (8 * i));
-    sig[n++] = (uint8_t)(g->k | g->pairs << 4);
-    int cards = 0;
-    for (int p = 0; p < g->k; p++) {
-        sig[n++] = (uint8_t)g->len[p];
-        cards += g->len[p];
-        if (g->partner[p] > p) sig[n++] = (uint8_t)(p | g->partner[p] << 4);   /* stuck-stock */
-    }
-    if (n + (cards + 1) / 2 + 8 > SIG_MAX) return -1;
-    int half = 0;
-    for (int p = 0; p < g->k; p++)
-        for (int i = 0; i < g->len[p]; i++, half ^= 1) {
-            if (half) sig[n++] |= (uint8_t)(g->card[p][i] << 4);
-            else sig[n] = g->card[p][i];
-        }
-    if (half) n++;
-    for (int i = 0; i < 16; i += 2) sig[n++] = (uint8_t)(g->found[i] | g->found[i + 1] << 4);
-    return n;
-}
-
-static uint64_t signature_hash(const uint8_t *sig, int n) {
-    uint64_t h = 0x9e3779b97f4a7c15ULL;
-    for (int i = 0; i < n; i++) h = (h ^ sig[i]) * 0x100000001b3ULL;
-    h ^= h >> 31;
-    return h | 1;
-}
-
 /* The test with a grid of at most grid_max points (seen: grid_max bits) and visits steps
  * beyond a straight walk; visits < 0: the whole walk, never cut short.  memo: the search's room
  * memo, or NULL. */
@@ -843,9 +932,8 @@ static int grid_test(const Grid *g, int points, uint64_t *steps, int visits, uin
     int n = memo && memo->slot ? grid_signature(g, visits, sig) : -1;
     uint64_t h = 0;
     if (n > 0) {
-        h = signature_hash(sig, n);
-        e = &memo->slot[h & memo->mask];
-        if (e->hash == h && e->len == n && memcmp(e->sig, sig, (size_t)n) == 0) {
+        e = memo_slot(memo, sig, n, &h);
+        if (memo_holds(e, h, sig, n)) {
             *steps += e->steps;
             return e->dead;
         }
@@ -859,17 +947,12 @@ static int grid_test(const Grid *g, int points, uint64_t *steps, int visits, uin
          * Each point is left at most once, by at most k steps: k * points steps always
          * suffice. */
         int budget = visits < 0 ? g->k * points : g->k * g->pt.left + visits, left = budget;
-        dead = grid_walk(g, points, &left, seen) == 0;
+        int points_on = visits < 0 && POINT_DEPTH >= 0 && memo && memo->slot;
+        dead = grid_walk(g, points, &left, seen, points_on ? memo : NULL) == 0;
         added = (uint64_t)(budget - (left > 0 ? left : 0)) + (uint64_t)g->k * 12;
     }
     *steps += added;
-    if (e && added <= UINT32_MAX) {
-        e->hash = h;
-        e->steps = (uint32_t)added;
-        e->dead = (uint8_t)dead;
-        e->len = (uint8_t)n;
-        memcpy(e->sig, sig, (size_t)n);
-    }
+    if (e && added <= UINT32_MAX) memo_put(e, h, sig, n, dead, added);
     return dead;
 }
 
@@ -934,8 +1017,11 @@ int salic_room_dead(const SalicDeal *d, const SalicState *s, int deep, int whole
 
 /* Test hook (CorePosition.room_memo_check): the test (as salic_room_dead) run without the room
  * memo and through one memo that the calls share (reset: empty it first), as the search does
- * over the positions of one deal.  Returns -1 where the two differ in verdict or in the steps
- * they count, else the verdict, plus 2 where the memo had it (-2: no memory). */
+ * over the positions of one deal.  Returns -1 where the two differ in verdict, or in the steps
+ * they count where the walk may be cut short (a whole walk's dead points count none), or where
+ * the grid's piles are not in point_signature's order; else the verdict, plus 2 where the memo
+ * had the grid, plus 4 where the steps differ (dead points answered; whole walks only).
+ * -2: no memory. */
 int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int whole, int reset,
                           int stock) {
     static RoomMemo memo = {NULL, MEMO_SLOTS - 1};
@@ -952,13 +1038,22 @@ int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int
     Grid g;
     uint8_t sig[SIG_MAX];
     grid_build(d, s, grid_max, stock, &g);
+    for (int p = 1; p < g.k; p++) {    /* grid_build's order is point_signature's */
+        int a = g.cand[p - 1], b = g.cand[p];
+        if (a / SALIC_QUEENS > b / SALIC_QUEENS ||
+            (a / SALIC_QUEENS == b / SALIC_QUEENS &&
+             (g.len[p - 1] < g.len[p] || (g.len[p - 1] == g.len[p] && a > b))))
+            return -1;
+    }
     int n = g.k ? grid_signature(&g, visits, sig) : -1, had = 0;
+    uint64_t h;
     if (n > 0) {
-        const MemoEntry *e = &memo.slot[signature_hash(sig, n) & memo.mask];
-        had = e->hash == signature_hash(sig, n) && e->len == n && memcmp(e->sig, sig, (size_t)n) == 0;
+        const MemoEntry *e = memo_slot(&memo, sig, n, &h);
+        had = memo_holds(e, h, sig, n);
     }
     int v1 = room_dead(d, s, &memo_steps, grid_max, visits, stock, seen, &memo);
-    return v0 == v1 && plain == memo_steps ? v0 + 2 * had : -1;
+    if (v0 != v1 || (visits >= 0 && plain != memo_steps)) return -1;
+    return v0 + 2 * had + 4 * (plain != memo_steps);
 }
 
 /* Test hook (CorePosition.grid_eval_check): from the origin of the position's deep grid to its

@@ -337,8 +337,10 @@ cdef class CorePosition:
                         bint stock=False):
         """Salic family, for the tests: the parking-room test (as room_dead) without the room
         memo and through one memo that these calls share (reset: emptied first), as a search
-        shares one over a deal's positions. (verdict, hit): the verdict where the two agree in
-        verdict and in the steps they count, else None; hit, whether the memo had it."""
+        shares one over a deal's positions. (verdict, hit, points): the verdict where the two
+        agree (in verdict, and in the steps they count where the walk may be cut short), else
+        None; hit, whether the memo had the grid; points, whether dead points a whole walk put
+        there answered (the steps then differ: csrc/salic.c, POINT_DEPTH)."""
         if self.game.family != "salic":
             raise ValueError("room_memo_check is for the Salic family")
         cdef int rc = salic_room_memo_check(<SalicDeal *>self.game.deal,
@@ -346,7 +348,7 @@ cdef class CorePosition:
                                             stock)
         if rc == -2:
             raise MemoryError()
-        return (None, False) if rc < 0 else (bool(rc & 1), bool(rc & 2))
+        return (None, False, False) if rc < 0 else (bool(rc & 1), bool(rc & 2), bool(rc & 4))
 
     def choice_cost(self, int mode):
         """The discrepancies a probe in this mode pays per step down this position's move list

@@ -270,11 +270,34 @@ def test_room_memo_gives_each_test_its_own_verdict(game_id, deal, seed):
     first = True
     for pos in deal_walks(core, rng, walks=12):
         for deep, whole in ((False, False), (True, False), (True, True)):
-            verdict, hit = pos.room_memo_check(deep, whole, reset=first)
+            verdict, hit, points = pos.room_memo_check(deep, whole, reset=first)
             first = False
             assert verdict is not None, (game_id, deal, seed, deep, whole)
+            assert whole or not points
             tally[hit] += 1
     assert tally[True] > 0 and tally[False] > 0, dict(tally)
+
+
+@pytest.mark.parametrize("game_id", SALIC_GAMES)
+def test_dead_points_answer_later_tests_with_their_own_verdict(game_id):
+    """A whole walk puts the grids left at the points it has left behind near its origin into
+    the room memo as dead (POINT_DEPTH in csrc/salic.c), for later tests on those grids. Over
+    the positions of random walks, through one memo, every whole test's verdict is the one it
+    gives without the memo, and some of them were answered by such points. With stuck-stock
+    (PySol profiles), so that grids with piles sharing a queen are among them."""
+    game = find_game(game_id)
+    rng = random.Random(5)
+    answered = tested = 0
+    first = True
+    for number in (3, 14, 15):
+        core = core_game(game, deal_from_number(game, number))
+        for pos in deal_walks(core, rng, walks=20):
+            verdict, _, points = pos.room_memo_check(True, True, reset=first, stock=True)
+            first = False
+            assert verdict is not None, (game_id, number)
+            answered += points
+            tested += 1
+    assert answered > 0, (game_id, tested)
 
 
 @pytest.mark.parametrize("game_id", SALIC_GAMES)

@@ -267,14 +267,15 @@ def test_a_deal_the_rule_shortens_stays_unwinnable():
 @pytest.mark.parametrize("game_id", PYSOL)
 def test_room_memo_keeps_the_grids_with_stuck_cards_apart(game_id):
     """Through the room memo the test with the stuck cards gives each position its own verdict
-    and step count (the signature holds the piles that share a queen), as without the memo."""
+    and step count (the signature holds the piles that share a queen), as without the memo
+    (steps: where the walk may be cut short)."""
     game = find_game(game_id)
     rng = random.Random(f"stuck-memo-{game_id}")
     tally = Counter()
     first = True
     for number, core, cards, pos in dealing_positions(game, rng, walks=4):
         for whole in (False, True):
-            verdict, hit = pos.room_memo_check(True, whole, reset=first, stock=True)
+            verdict, hit, _ = pos.room_memo_check(True, whole, reset=first, stock=True)
             first = False
             assert verdict is not None, (game_id, number, whole)
             tally[hit, verdict] += 1
