@@ -45,8 +45,9 @@ runs GAME's own search alone with the whole limits.
 
 Limits (per deal): --max-nodes positions, --timeout seconds, --max-memory bytes for the
 search's tables (the transposition table, and the cache and memo it keeps beside it; a number
-with an optional K, M, G or T suffix, powers of 1024: 512M, 2G; default 1G). Reaching one gives 'unknown' with the reason and the statistics so far; the
-search never exceeds the memory bound. --no-prune turns every pruning rule of the search off
+with an optional K, M, G or T suffix, powers of 1024: 512M, 2G; default 1G). Reaching one
+gives 'unknown' with the reason and the statistics so far; the search never exceeds the
+memory bound. --no-prune turns every pruning rule of the search off
 (docs/solver.md): slower, and meant as a soundness check, since the verdicts must not change.
 
 Two threads: --threads 2 runs, beside the usual search, the exhaustive search alone (no

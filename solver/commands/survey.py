@@ -25,8 +25,8 @@ otherwise it is skipped too. A database holds one game: the game of its first su
 Limits: --timeout seconds per deal (default {DEFAULT_TIMEOUT:g}; wall time, so results near the
 limit depend on the machine), --max-nodes positions per deal (deterministic) and --max-memory
 MiB per deal for the search's tables (the transposition table and what the search keeps beside
-it; each worker holds one set). Work runs on a
-local process pool of --workers processes (default: every core) or, with --scheduler
+it; each worker holds one set). Work runs on a local process pool of --workers processes
+(default: every core) or, with --scheduler
 tcp://HOST:PORT, on that Dask cluster (needs the 'dask' extra, and the solver installed on its
 workers). A progress bar (deals done, rate, ETA, winnable so far) is drawn on stderr when it is
 a terminal. The last line on stdout sums up the range.
