@@ -359,15 +359,16 @@ print(json.dumps({"status": result[0], "table": result[4], "peak": result[5],
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ru_maxrss in KiB: Linux")
-def test_room_memo_is_within_the_memory_bound():
+def test_room_memo_is_within_the_memory_bound(tmp_path):
     """The room memo (up to 56 MiB, made when the deep test takes over) is taken from the
     search's memory bound with the table and the cache (csrc/search.c, MEMO_SHARE): a search
     given 24 MiB on a deal where the deep test takes over grows the process by about that much,
     and its peak counts the memo. In a fresh process, so that the peak resident size is this
     search's."""
     limit = 24 << 20
+    # In a scratch directory, so that the installed package is imported, not the source tree.
     run = subprocess.run([sys.executable, "-c", MEMORY_PROBE, str(limit)], capture_output=True,
-                         text=True, check=True)
+                         text=True, check=True, cwd=tmp_path)
     got = json.loads(run.stdout)
     assert got["status"] == "nodes", got                     # the deep test took over by then
     assert got["peak"] <= limit + (1 << 20), got              # + the stack of frames
