@@ -1,5 +1,6 @@
 #include "salic.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 /* The grid walk's arithmetic in SSE2 where the compiler offers it (every x86-64), else plain C
@@ -412,6 +413,7 @@ static void make_key(const void *dv, const void *sv, Key *k) {
 #ifndef GRID_VISITS
 #define GRID_VISITS 1000
 #endif
+#define DEEP_GRID (1 << 20)          /* deep-room's grid (below) */
 
 /* The walk keeps ranks by their place in the chains, a slot: 8 * chain + place (6 7 8 9 10 J are
  * slots 0..5, 5 4 3 2 A K slots 8..13), so that the two chains are the two halves of 16 bytes.
@@ -424,12 +426,13 @@ typedef struct {
     uint8_t idx[SALIC_QUEENS];      /* cards taken from each relaxed pile */
     uint8_t left, nonempty;         /* relaxed cards not yet taken; relaxed piles not yet empty */
     uint16_t free_ranks;            /* the free slots at a closed point (grid_eval) */
-    int at;                         /* the point's index: sum of idx[p] * stride[p] */
+    uint64_t at;                    /* the point's index: sum of idx[p] * stride[p] */
 } GridPoint;
 
 typedef struct {
     int k;                          /* relaxed piles */
-    int len[SALIC_QUEENS], stride[SALIC_QUEENS];
+    int len[SALIC_QUEENS];
+    uint64_t stride[SALIC_QUEENS];
     uint8_t card[SALIC_QUEENS][SALIC_CARDS];   /* slots, top first */
     uint8_t found[16], total[16];   /* by slot: on foundations; relaxed copies */
     uint8_t bound[16];              /* found + total */
@@ -563,17 +566,6 @@ typedef struct {
     size_t mask;                    /* their number less one */
 } RoomMemo;
 
-/* GameOps.memo_size: the memo's bytes within room, the search's share of its memory bound for
- * it: the most slots, a power of two and at most MEMO_SLOTS, that fit; none where fewer than
- * MEMO_MIN_SLOTS fit, or where no room test runs.  Its size changes no verdict, step or node
- * (a test's result never depends on it), only how many repeats it catches. */
-static size_t memo_size(size_t room, unsigned prune) {
-    if (!ROOM_MEMO || !(prune & (PRUNE_PARKING_ROOM | PRUNE_DEEP_ROOM))) return 0;
-    size_t slots = MEMO_SLOTS;
-    while (slots >= MEMO_MIN_SLOTS && slots * sizeof(MemoEntry) > room) slots >>= 1;
-    return slots >= MEMO_MIN_SLOTS ? slots * sizeof(MemoEntry) : 0;
-}
-
 /* The signature of a test: visits, the number of piles (and of pairs of piles sharing a queen,
  * with each pair after its first pile's length), each pile's length, the cards two to
  * a byte (slots are below 16), and the foundations' counts by slot two to a byte (at most 8
@@ -676,18 +668,156 @@ static void memo_put(MemoEntry *e, uint64_t h, const uint8_t *sig, int n, int de
     memcpy(e->sig, sig, (size_t)n);
 }
 
+/* The whole grid (docs/solver.md, "deep-room", *The whole grid*): a whole walk (never cut
+ * short) relaxes every pile, however many points the grid has, and marks the points it has seen
+ * in a hash set instead of a bitmap of the grid, since it sees few of them.  A set of at most
+ * max_slots slots (a power of two), grown by doubling from SEEN_FIRST, kept half empty: a walk
+ * that would need more stops there and calls the position alive, which only gives up a proof.
+ * The slots of earlier walks are told apart by their mark, so a walk does not clear the set.
+ * -DBIG_GRID=0 builds whole walks on deep-room's grid of at most DEEP_GRID points. */
+#ifndef BIG_GRID
+#define BIG_GRID 1
+#endif
+#define WHOLE_GRID (1ULL << 62)      /* the points a whole grid may have (every pile fits) */
+#define SEEN_FIRST 4096
+#define SEEN_SLOT_BYTES (sizeof(uint64_t) + sizeof(uint32_t))
+
+typedef struct {
+    uint64_t *key;                  /* point indices */
+    uint32_t *mark;                 /* a slot holds a point of this walk where its mark is walk */
+    size_t mask;                    /* slots less one; no slots while key is NULL */
+    size_t max_slots;               /* the most slots it may have (a power of two) */
+    size_t used;                    /* the points of this walk */
+    uint32_t walk;
+} SeenSet;
+
+static inline size_t seen_slot(uint64_t i, size_t mask) {
+    uint64_t h = (i + 1) * 0x9e3779b97f4a7c15ULL;
+    return (size_t)(h ^ h >> 29) & mask;
+}
+
+/* Make the set's slots n, keeping the present walk's points; 0, or -1 where memory fails. */
+static int seen_resize(SeenSet *t, size_t n) {
+    uint64_t *key = malloc(n * sizeof *key);
+    uint32_t *mark = calloc(n, sizeof *mark);
+    if (!key || !mark) {
+        free(key);
+        free(mark);
+        return -1;
+    }
+    for (size_t j = 0; t->key && j <= t->mask; j++) {
+        if (t->mark[j] != t->walk) continue;
+        size_t x = seen_slot(t->key[j], n - 1);
+        while (mark[x] == t->walk) x = (x + 1) & (n - 1);
+        key[x] = t->key[j];
+        mark[x] = t->walk;
+    }
+    free(t->key);
+    free(t->mark);
+    t->key = key;
+    t->mark = mark;
+    t->mask = n - 1;
+    return 0;
+}
+
+static void seen_free(SeenSet *t) {
+    free(t->key);
+    free(t->mark);
+    t->key = NULL;
+    t->mark = NULL;
+    t->mask = 0;
+}
+
+static size_t seen_bytes(const SeenSet *t) {
+    return t->key ? (t->mask + 1) * SEEN_SLOT_BYTES : 0;
+}
+
+/* A new walk: 0, or -1 where there are no slots. */
+static int seen_begin(SeenSet *t) {
+    if (!t->key) {
+        t->walk = 1;
+        size_t n = SEEN_FIRST < t->max_slots ? SEEN_FIRST : t->max_slots;
+        if (n < 2 || seen_resize(t, n) != 0) return -1;
+    } else if (++t->walk == 0) {
+        memset(t->mark, 0, (t->mask + 1) * sizeof *t->mark);
+        t->walk = 1;
+    }
+    t->used = 0;
+    return 0;
+}
+
+static inline int seen_has(const SeenSet *t, uint64_t i) {
+    for (size_t x = seen_slot(i, t->mask); t->mark[x] == t->walk; x = (x + 1) & t->mask)
+        if (t->key[x] == i) return 1;
+    return 0;
+}
+
+/* Add point i: 0, or -1 where the set is full (a walk that needs more points gives up). */
+static inline int seen_add(SeenSet *t, uint64_t i) {
+    size_t x = seen_slot(i, t->mask);
+    for (; t->mark[x] == t->walk; x = (x + 1) & t->mask)
+        if (t->key[x] == i) return 0;
+    if (2 * (t->used + 1) > t->mask + 1) {
+        if (2 * (t->mask + 1) > t->max_slots || seen_resize(t, 2 * (t->mask + 1)) != 0) return -1;
+        for (x = seen_slot(i, t->mask); t->mark[x] == t->walk; x = (x + 1) & t->mask) {}
+    }
+    t->key[x] = i;
+    t->mark[x] = t->walk;
+    t->used++;
+    return 0;
+}
+
+/* GameOps.memo_size: within room, the search's share of its memory bound for them, the bytes of
+ * the whole grid's set of seen points and of the room memo.  The set may grow to SEEN_SLOTS
+ * (SEEN_BYTES) where room holds that and the memo's least size (WITH_SEEN), else there is no
+ * set and whole walks keep to deep-room's grid.  The memo gets the most slots, a power of two
+ * and at most MEMO_SLOTS, that fit in the rest; none where fewer than MEMO_MIN_SLOTS fit, or
+ * where no room test runs.  The memo's size changes no verdict, step or node (a test's result
+ * never depends on it), only how many repeats it catches; the set's is the same at every bound
+ * that holds it (about 98 MiB and up, --max-memory), and a walk that fills it gives up.
+ * memo_split reads the two parts back from the sum: a memo alone is always under SEEN_BYTES. */
+#define SEEN_SLOTS ((size_t)1 << 19)   /* 6 MiB: at most 262,144 points a walk */
+#define SEEN_BYTES (SEEN_SLOTS * SEEN_SLOT_BYTES)
+#define WITH_SEEN (SEEN_BYTES + MEMO_MIN_SLOTS * sizeof(MemoEntry))
+
+static size_t memo_size(size_t room, unsigned prune) {
+    if (!(prune & (PRUNE_PARKING_ROOM | PRUNE_DEEP_ROOM))) return 0;
+    size_t seen = BIG_GRID && (prune & PRUNE_DEEP_ROOM) && room >= WITH_SEEN ? SEEN_BYTES : 0;
+    size_t slots = ROOM_MEMO ? MEMO_SLOTS : 0;
+    while (slots >= MEMO_MIN_SLOTS && (slots * sizeof(MemoEntry) > room - seen ||
+                                       (!seen && slots * sizeof(MemoEntry) >= SEEN_BYTES)))
+        slots >>= 1;
+    return seen + (slots >= MEMO_MIN_SLOTS ? slots * sizeof(MemoEntry) : 0);
+}
+
+static void memo_split(size_t bytes, size_t *memo_slots, size_t *seen_slots) {
+    *seen_slots = bytes >= SEEN_BYTES ? SEEN_SLOTS : 0;
+    *memo_slots = (bytes - *seen_slots * SEEN_SLOT_BYTES) / sizeof(MemoEntry);
+}
+
+/* The walk's record of the points it has seen: a bitmap of the grid's points, or (hashed) the
+ * set above.  SEEN_ADD leaves the walk, undecided, where the set is full. */
+#define SEEN_HAS(i) (hashed ? seen_has(set, (i)) : (seen[(i) >> 3] >> ((i) & 7) & 1))
+#define SEEN_ADD(i)                                                  \
+    do {                                                             \
+        if (!hashed) seen[(i) >> 3] |= (uint8_t)(1 << ((i) & 7));    \
+        else if (seen_add(set, (i)) != 0) return 1;                  \
+    } while (0)
+
 /* Depth-first walk over the feasible closed points from the origin.  1 when the end is reached
- * or more than budget steps were tried, 0 when every reachable feasible point has been seen.
+ * or more than budget steps were tried (or the set of seen points is full), 0 when every
+ * reachable feasible point has been seen.  seen: a bitmap of the grid's points, or (hashed) set.
  * memo: where dead points go (a whole walk's), or NULL. */
-static int grid_walk(const Grid *g, int points, int *budget, uint8_t *seen, const RoomMemo *memo) {
-    memset(seen, 0, (size_t)(points + 7) / 8);
+static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget, uint8_t *seen,
+                                                     SeenSet *set, const RoomMemo *memo,
+                                                     const int hashed) {
     uint8_t next[SALIC_CARDS + 1];
     GridPoint saved[SALIC_CARDS + 1];   /* the closed point at each depth */
     unsigned all = (1u << g->k) - 1, fr;
     GridPoint pt = g->pt;
     grid_eval(g, &pt, &fr);
     grid_close(g, &pt, all, fr);
-    seen[pt.at >> 3] |= (uint8_t)(1 << (pt.at & 7));
+    SEEN_ADD(pt.at);
     uint8_t sig[SIG_MAX];
     uint64_t h;
     if (memo && pt.left < g->pt.left) {     /* the closed origin, where closing took cards */
@@ -707,17 +837,17 @@ static int grid_walk(const Grid *g, int points, int *budget, uint8_t *seen, cons
             if (--*budget < 0) return 1;   /* undecided: no proof of a dead end */
             /* The step's point before closing.  Seen: it was infeasible, or its closed point
              * (a function of the point) has been seen; either way nothing new is there. */
-            int raw = pt.at + g->stride[p];
-            if (seen[raw >> 3] & (1 << (raw & 7))) continue;
+            uint64_t raw = pt.at + g->stride[p];
+            if (SEEN_HAS(raw)) continue;
             grid_take(g, &pt, p);
             if (grid_eval(g, &pt, &fr) <= SALIC_QUEENS - pt.nonempty) {
                 /* Only pile p's top changed; the others need a look only if free ranks did. */
                 unsigned check = fr == saved[depth].free_ranks ? 1u << p : all;
                 if (g->partner[p] >= 0 && pt.idx[p] == g->len[p]) check |= 1u << g->partner[p];
                 grid_close(g, &pt, check, fr);
-                int fresh = !(seen[pt.at >> 3] & (1 << (pt.at & 7)));
-                seen[pt.at >> 3] |= (uint8_t)(1 << (pt.at & 7));
-                seen[raw >> 3] |= (uint8_t)(1 << (raw & 7));
+                int fresh = !SEEN_HAS(pt.at);
+                SEEN_ADD(pt.at);
+                SEEN_ADD(raw);
                 if (fresh) {
                     depth++;
                     next[depth] = 0;
@@ -725,7 +855,7 @@ static int grid_walk(const Grid *g, int points, int *budget, uint8_t *seen, cons
                     continue;
                 }
             } else {
-                seen[raw >> 3] |= (uint8_t)(1 << (raw & 7));   /* infeasible for good */
+                SEEN_ADD(raw);   /* infeasible for good */
             }
         } else {
             if (memo && saved[0].left - saved[depth].left <= POINT_DEPTH &&
@@ -742,6 +872,18 @@ static int grid_walk(const Grid *g, int points, int *budget, uint8_t *seen, cons
         pt = saved[depth];
     }
     return 1;
+}
+
+/* The walk over a grid of points points: on the set where one is given and the grid is larger
+ * than DEEP_GRID points (BIG_GRID), else on the bitmap seen, which holds points bits. */
+static int grid_walk(const Grid *g, uint64_t points, int *budget, uint8_t *seen, SeenSet *set,
+                     const RoomMemo *memo) {
+    if (set && points > DEEP_GRID) {
+        if (seen_begin(set) != 0) return 1;
+        return walk(g, budget, seen, set, memo, 1);
+    }
+    memset(seen, 0, (size_t)(points + 7) / 8);
+    return walk(g, budget, seen, NULL, memo, 0);
 }
 
 /* A quicker test of the same relaxation (docs/solver.md): look at the point just before the first
@@ -854,7 +996,8 @@ static void stuck_stock(const SalicDeal *d, const SalicState *s, uint64_t stuck[
 /* The grid of the position's piles, largest first while it has at most grid_max points and
  * eight piles; returns its number of points (g->k == 0: no pile).  stock: add, for each queen,
  * a pile of its stuck stock cards (stuck_stock), sharing the queen with its pile. */
-static int grid_build(const SalicDeal *d, const SalicState *s, int grid_max, int stock, Grid *g) {
+static uint64_t grid_build(const SalicDeal *d, const SalicState *s, uint64_t grid_max, int stock,
+                           Grid *g) {
     memset(g, 0, sizeof *g);
     memset(g->partner, -1, sizeof g->partner);
     /* Candidates 0..7: the queens' piles; 8..15: their stuck stock cards. */
@@ -887,14 +1030,14 @@ static int grid_build(const SalicDeal *d, const SalicState *s, int grid_max, int
     }
     for (int r = 0; r < 13; r++) g->found[SLOT[r]] = s->cnt[r];
     GridPoint *pt = &g->pt;
-    int points = 1;
+    uint64_t points = 1;
     for (int i = 0; i < n && g->k < SALIC_QUEENS; i++) {
         int c = order[i], q = c % SALIC_QUEENS;
-        if (points * (size[c] + 1) > grid_max) continue;   /* left out: its cards count as free */
+        if (points * (uint64_t)(size[c] + 1) > grid_max) continue;   /* left out: its cards count as free */
         int p = g->k++;
         at[c] = p;
         g->stride[p] = points;
-        points *= size[c] + 1;
+        points *= (uint64_t)(size[c] + 1);
         uint64_t w[2] = {cards[c][0], cards[c][1]};
         for (int t = highest_bit(w[0], w[1]); t >= 0; t = highest_bit(w[0], w[1])) {
             w[t >> 6] &= ~(1ULL << (t & 63));
@@ -922,11 +1065,11 @@ static int grid_build(const SalicDeal *d, const SalicState *s, int grid_max, int
     return points;
 }
 
-/* The test with a grid of at most grid_max points (seen: grid_max bits) and visits steps
- * beyond a straight walk; visits < 0: the whole walk, never cut short.  memo: the search's room
- * memo, or NULL. */
-static int grid_test(const Grid *g, int points, uint64_t *steps, int visits, uint8_t *seen,
-                     const RoomMemo *memo) {
+/* The test with a grid of points points (seen: that many bits, or set) and visits steps
+ * beyond a straight walk; visits < 0: the whole walk, never cut short (but by a full set).
+ * memo: the search's room memo, or NULL. */
+static int grid_test(const Grid *g, uint64_t points, uint64_t *steps, int visits, uint8_t *seen,
+                     SeenSet *set, const RoomMemo *memo) {
     MemoEntry *e = NULL;
     uint8_t sig[SIG_MAX];
     int n = memo && memo->slot ? grid_signature(g, visits, sig) : -1;
@@ -945,10 +1088,12 @@ static int grid_test(const Grid *g, int points, uint64_t *steps, int visits, uin
     } else {
         /* Enough steps for a walk straight to the end (k tries per card), and visits more.
          * Each point is left at most once, by at most k steps: k * points steps always
-         * suffice. */
-        int budget = visits < 0 ? g->k * points : g->k * g->pt.left + visits, left = budget;
+         * suffice (a whole grid's set fills long before INT_MAX steps). */
+        uint64_t all = (uint64_t)g->k * points;
+        int budget = visits < 0 ? (all < INT_MAX ? (int)all : INT_MAX) : g->k * g->pt.left + visits;
+        int left = budget;
         int points_on = visits < 0 && POINT_DEPTH >= 0 && memo && memo->slot;
-        dead = grid_walk(g, points, &left, seen, points_on ? memo : NULL) == 0;
+        dead = grid_walk(g, points, &left, seen, set, points_on ? memo : NULL) == 0;
         added = (uint64_t)(budget - (left > 0 ? left : 0)) + (uint64_t)g->k * 12;
     }
     *steps += added;
@@ -959,21 +1104,23 @@ static int grid_test(const Grid *g, int points, uint64_t *steps, int visits, uin
 /* The test on the position's grid; with stock (stuck-stock), where that grid leaves the
  * position alive, again on the grid with the stuck stock cards, which holds every pile of the
  * first and is never weaker (docs/solver.md): the first, smaller grid settles most dead ends
- * more cheaply. */
-static int room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, int grid_max,
-                     int visits, int stock, uint8_t *seen, const RoomMemo *memo) {
+ * more cheaply.  set (or NULL): the grid may have any number of points (WHOLE_GRID), and a
+ * grid of more than grid_max has its seen points in the set. */
+static int room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, uint64_t grid_max,
+                     int visits, int stock, uint8_t *seen, SeenSet *set, const RoomMemo *memo) {
     Grid g;
-    int points = grid_build(d, s, grid_max, 0, &g);
-    if (g.k > 0 && grid_test(&g, points, steps, visits, seen, memo)) return 1;
+    uint64_t most = set ? WHOLE_GRID : grid_max;
+    uint64_t points = grid_build(d, s, most, 0, &g);
+    if (g.k > 0 && grid_test(&g, points, steps, visits, seen, set, memo)) return 1;
     if (!stock) return 0;
-    points = grid_build(d, s, grid_max, 1, &g);
-    return g.stuck > 0 && grid_test(&g, points, steps, visits, seen, memo);
+    points = grid_build(d, s, most, 1, &g);
+    return g.stuck > 0 && grid_test(&g, points, steps, visits, seen, set, memo);
 }
 
 static int parking_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps,
                              const RoomMemo *memo) {
     uint8_t seen[GRID_MAX / 8];
-    return room_dead(d, s, steps, GRID_MAX, GRID_VISITS, 0, seen, memo);
+    return room_dead(d, s, steps, GRID_MAX, GRID_VISITS, 0, seen, NULL, memo);
 }
 
 /* PRUNE_STUCK_STOCK applies: a PySol profile, the stock not empty (so nothing parked yet).
@@ -995,24 +1142,36 @@ static int stuck_applies(const SalicDeal *d, const SalicState *s, unsigned prune
     return 1;
 }
 
-/* PRUNE_DEEP_ROOM (docs/solver.md, "deep-room"): the same test with a larger grid and budget. */
-#define DEEP_GRID (1 << 20)
+/* PRUNE_DEEP_ROOM (docs/solver.md, "deep-room"): the same test with a larger grid (DEEP_GRID,
+ * above) and budget. */
 #define DEEP_VISITS 5000
 
+/* set: where the walk is whole (visits < 0), the seen points of a whole grid (BIG_GRID), or
+ * NULL: the grid of at most DEEP_GRID points. */
 static int deep_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, int visits,
-                          int stock, const RoomMemo *memo) {
+                          int stock, SeenSet *set, const RoomMemo *memo) {
     uint8_t seen[DEEP_GRID / 8];     /* 128 KiB of stack */
-    return room_dead(d, s, steps, DEEP_GRID, visits, stock, seen, memo);
+    return room_dead(d, s, steps, DEEP_GRID, visits, stock, seen,
+                     BIG_GRID && visits < 0 ? set : NULL, memo);
 }
 
-/* Test hook (CorePosition.room_dead): the parking-room test (deep: with deep-room's grid) on
- * its own, its walk cut short as in the search or (whole) never. */
+/* The set of seen points of the test hooks' whole walks (they have no search's memory bound). */
+#define HOOK_SEEN_SLOTS (1 << 22)
+
+/* Test hook (CorePosition.room_dead): the parking-room test (deep: with deep-room's grid, and
+ * whole: the whole grid) on its own, its walk cut short as in the search or (whole) never. */
 int salic_room_dead(const SalicDeal *d, const SalicState *s, int deep, int whole, int stock) {
     uint64_t ignored = 0;
     stock = stock && stuck_applies(d, s, PRUNE_STUCK_STOCK, NULL);
-    if (deep) return deep_room_dead(d, s, &ignored, whole ? -1 : DEEP_VISITS, stock, NULL);
+    if (deep) {
+        SeenSet set = {0};
+        set.max_slots = HOOK_SEEN_SLOTS;
+        int dead = deep_room_dead(d, s, &ignored, whole ? -1 : DEEP_VISITS, stock, &set, NULL);
+        seen_free(&set);
+        return dead;
+    }
     uint8_t seen[GRID_MAX / 8];
-    return room_dead(d, s, &ignored, GRID_MAX, whole ? -1 : GRID_VISITS, stock, seen, NULL);
+    return room_dead(d, s, &ignored, GRID_MAX, whole ? -1 : GRID_VISITS, stock, seen, NULL, NULL);
 }
 
 /* Test hook (CorePosition.room_memo_check): the test (as salic_room_dead) run without the room
@@ -1026,18 +1185,20 @@ int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int
                           int stock) {
     static RoomMemo memo = {NULL, MEMO_SLOTS - 1};
     static uint8_t *seen;
+    static SeenSet hook_set = {.max_slots = HOOK_SEEN_SLOTS};
     if (!memo.slot) memo.slot = malloc(MEMO_SLOTS * sizeof *memo.slot);
     if (!seen) seen = malloc(DEEP_GRID / 8);
     if (!memo.slot || !seen) return -2;
     if (reset) memset(memo.slot, 0, MEMO_SLOTS * sizeof *memo.slot);
     int grid_max = deep ? DEEP_GRID : GRID_MAX;
     int visits = whole ? -1 : deep ? DEEP_VISITS : GRID_VISITS;
+    SeenSet *set = BIG_GRID && deep && whole ? &hook_set : NULL;   /* as deep_room_dead */
     uint64_t plain = 0, memo_steps = 0;
     stock = stock && stuck_applies(d, s, PRUNE_STUCK_STOCK, NULL);
-    int v0 = room_dead(d, s, &plain, grid_max, visits, stock, seen, NULL);
+    int v0 = room_dead(d, s, &plain, grid_max, visits, stock, seen, set, NULL);
     Grid g;
     uint8_t sig[SIG_MAX];
-    grid_build(d, s, grid_max, stock, &g);
+    grid_build(d, s, set ? WHOLE_GRID : (uint64_t)grid_max, stock, &g);
     for (int p = 1; p < g.k; p++) {    /* grid_build's order is point_signature's */
         int a = g.cand[p - 1], b = g.cand[p];
         if (a / SALIC_QUEENS > b / SALIC_QUEENS ||
@@ -1051,7 +1212,7 @@ int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int
         const MemoEntry *e = memo_slot(&memo, sig, n, &h);
         had = memo_holds(e, h, sig, n);
     }
-    int v1 = room_dead(d, s, &memo_steps, grid_max, visits, stock, seen, &memo);
+    int v1 = room_dead(d, s, &memo_steps, grid_max, visits, stock, seen, set, &memo);
     if (v0 != v1 || (visits >= 0 && plain != memo_steps)) return -1;
     return v0 + 2 * had + 4 * (plain != memo_steps);
 }
@@ -1062,7 +1223,7 @@ int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int
  * where they disagree. */
 int salic_grid_eval_check(const SalicDeal *d, const SalicState *s, uint64_t seed, int stock) {
     Grid g;
-    grid_build(d, s, DEEP_GRID, stock && stuck_applies(d, s, PRUNE_STUCK_STOCK, NULL), &g);
+    grid_build(d, s, WHOLE_GRID, stock && stuck_applies(d, s, PRUNE_STUCK_STOCK, NULL), &g);
     GridPoint pt = g.pt;
     uint64_t x = seed | 1;
     for (int n = 1;; n++) {
@@ -1127,7 +1288,8 @@ typedef struct {
     RoomMemo memo;                  /* the room memo, made when the deep test takes over (slot
                                        NULL: not yet, or no memory for it; the tests then run
                                        without it), so that the deals decided sooner do not pay
-                                       for it; at most head.memo_bytes */
+                                       for it; with seen, at most head.memo_bytes */
+    SeenSet seen;                   /* the whole grid's (max_slots 0: none), from then on too */
 } RoomStats;
 
 /* GameOps.scratch_free: the room memo goes with the search. */
@@ -1135,6 +1297,7 @@ static void free_scratch(void *scratch) {
     RoomStats *st = scratch;
     free(st->memo.slot);
     st->memo.slot = NULL;
+    seen_free(&st->seen);
     st->head.memo_held = 0;
 }
 
@@ -1157,13 +1320,14 @@ static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void 
     if (!st) {
         if (deep)
             return deep_room_dead(d, s, &ignored, DEEP_VISITS, stuck_applies(d, s, prune, NULL),
-                                  NULL);
+                                  NULL, NULL);
         return (prune & PRUNE_PARKING_ROOM) && parking_room_dead(d, s, &ignored, NULL);
     }
     st->room.offered++;
-    if (ROOM_MEMO && !st->memo.slot && st->head.memo_bytes && st->room.offered == DEEP_AFTER + 1) {
-        size_t slots = st->head.memo_bytes / sizeof(MemoEntry);
-        st->memo.slot = calloc(slots, sizeof(MemoEntry));
+    if (!st->memo.slot && st->head.memo_bytes && st->room.offered == DEEP_AFTER + 1) {
+        size_t slots;
+        memo_split(st->head.memo_bytes, &slots, &st->seen.max_slots);
+        st->memo.slot = slots ? calloc(slots, sizeof(MemoEntry)) : NULL;
         st->memo.mask = slots - 1;
         st->head.memo_held = st->memo.slot ? slots * sizeof(MemoEntry) : 0;
     }
@@ -1176,7 +1340,9 @@ static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void 
         c->offered++;
         c->tested++;
         dead = deep_room_dead(d, s, &c->steps, NEAR_VISITS, stuck_applies(d, s, prune, &st->head),
-                              &st->memo);
+                              st->seen.max_slots ? &st->seen : NULL, &st->memo);
+        st->head.memo_held = (st->memo.slot ? (st->memo.mask + 1) * sizeof(MemoEntry) : 0) +
+                             seen_bytes(&st->seen);
     } else if (deep && st->room.offered > DEEP_AFTER) {
         c = DEEP_WHOLE_COUNTS && st->head.final_search ? &st->deep_whole : &st->deep;
         c->offered++;
@@ -1184,7 +1350,7 @@ static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void 
         if (skip_test(c, DEEP_TRIAL, uncapped ? 0 : DEEP_STEPS_PER_DEAL)) return 0;
         c->tested++;
         dead = deep_room_dead(d, s, &c->steps, DEEP_VISITS, stuck_applies(d, s, prune, &st->head),
-                              &st->memo);
+                              NULL, &st->memo);
     } else {
         if (!(prune & PRUNE_PARKING_ROOM)) return 0;
         c = &st->room;

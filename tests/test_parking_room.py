@@ -75,15 +75,18 @@ def need(piles, taken, found) -> int:
     return total
 
 
-def relaxation_dead(piles, found, queens=None) -> bool:
+def relaxation_dead(piles, found, queens=None, limit=None):
     """No monotone path of feasible points from nothing taken to everything taken. queens: the
     queen each pile lies on (stuck-stock: two piles may share one, which then holds no parked
-    card while either holds a relaxed card); by default each pile its own."""
+    card while either holds a relaxed card); by default each pile its own. limit: give up
+    (None) once that many points have been seen."""
     queens = list(range(len(piles))) if queens is None else queens
     ends = tuple(len(p) for p in piles)
     start = tuple(0 for _ in piles)
     seen, stack = {start}, [start]
     while stack:
+        if limit is not None and len(seen) > limit:
+            return None
         point = stack.pop()
         if point == ends:
             return False
@@ -199,9 +202,11 @@ def test_deep_room_dead_ends_are_dead_in_the_relaxation(game_id):
 
 @pytest.mark.parametrize("game_id", SALIC_GAMES)
 def test_whole_walk_decides_the_relaxation_exactly(game_id):
-    """Near the end of the stock deep-room's walk is never cut short. Uncut, it decides the
-    relaxation exactly (dead there and only there, where the grid can be written out), and it
-    calls dead every position that the walks cut short by their budget call dead."""
+    """Near the end of the stock deep-room's walk is never cut short, and its grid holds every
+    pile, however many points that grid has (*The whole grid*). Uncut, it decides the relaxation
+    of all the piles exactly: dead there and only there, on small grids and on grids far over
+    deep-room's 2^20 points alike (where the plain walk below sees few enough points to finish),
+    and it calls dead every position that the walks cut short by their budget call dead."""
     game = find_game(game_id)
     rng = random.Random(f"deep-{game_id}")
     tally = Counter()
@@ -210,11 +215,36 @@ def test_whole_walk_decides_the_relaxation_exactly(game_id):
         for deep in (False, True):
             if pos.room_dead(deep=deep, whole=False):
                 assert whole, (game_id, number, deep)
+        found = pos.describe()["counts"]
         if grid_points(piles) <= MAX_POINTS:
-            found = pos.describe()["counts"]
             assert whole == relaxation_dead(piles, found), (game_id, number, piles, found)
             tally["small", whole] += 1
+        elif grid_points(piles) > 1 << 20 and tally["large", whole] < 5:
+            plain = relaxation_dead(piles, found, limit=5000)
+            if plain is not None:
+                assert whole == plain, (game_id, number, piles, found)
+                tally["large", whole] += 1
     assert tally["small", True] >= 5 and tally["small", False] >= 5, dict(tally)
+    assert tally["large", True] >= 1 and tally["large", False] >= 1, dict(tally)
+
+
+@pytest.mark.parametrize("game_id", SALIC_GAMES)
+def test_whole_grid_decides_end_games_exactly(game_id):
+    """Once the stock is empty the whole grid's relaxation is the game itself (docs/solver.md,
+    *The whole grid*): a position is dead to the whole walk exactly when the plain search (no
+    pruning) finds no win from it. On the grid of at most 2^20 points, which gives the cards of
+    the piles left out away, some lost end games were alive."""
+    game = find_game(game_id)
+    rng = random.Random(f"end-exact-{game_id}")
+    tally = Counter()
+    for number, core, pos in endgame_walks(game, rng, deals=10):
+        dead = pos.room_dead(deep=True, whole=True)
+        status = core.search(300_000, 0.0, 1 << 28, 0, pos)[0]
+        if status == "nodes":
+            continue
+        assert dead == (status == "no_win"), (game_id, number, dead, status)
+        tally[dead] += 1
+    assert tally[True] >= 5 and tally[False] >= 5, dict(tally)
 
 
 @pytest.mark.parametrize("game_id", SALIC_GAMES)
