@@ -549,7 +549,7 @@ static void grid_close(const Grid *g, GridPoint *pt, unsigned check, unsigned fr
 #define ROOM_MEMO 1
 #endif
 #ifndef MEMO_SLOTS
-#define MEMO_SLOTS (1 << 19)         /* 56 MiB: docs/solver.md, *Room memo*, "Size" */
+#define MEMO_SLOTS (1 << 21)         /* 224 MiB: docs/solver.md, *Room memo*, "Size" */
 #endif
 #define SIG_MAX 98                   /* a signature's bytes at most: a slot is 112 bytes */
 #define MEMO_MIN_SLOTS 1024          /* fewer slots than this: no memo */
@@ -774,7 +774,7 @@ static inline int seen_add(SeenSet *t, uint64_t i) {
  * and at most MEMO_SLOTS, that fit in the rest; none where fewer than MEMO_MIN_SLOTS fit, or
  * where no room test runs.  The memo's size changes no verdict, step or node (a test's result
  * never depends on it), only how many repeats it catches; the set's is the same at every bound
- * that holds it (about 98 MiB and up, --max-memory), and a walk that fills it gives up.
+ * that holds it (about 49 MiB and up, --max-memory), and a walk that fills it gives up.
  * memo_split reads the two parts back from the sum: a memo alone is always under SEEN_BYTES. */
 #define SEEN_SLOTS ((size_t)1 << 19)   /* 6 MiB: at most 262,144 points a walk */
 #define SEEN_BYTES (SEEN_SLOTS * SEEN_SLOT_BYTES)
@@ -1155,8 +1155,10 @@ static int deep_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *ste
                      BIG_GRID && visits < 0 ? set : NULL, memo);
 }
 
-/* The set of seen points of the test hooks' whole walks (they have no search's memory bound). */
+/* The set of seen points of the test hooks' whole walks (they have no search's memory bound),
+ * and the memo salic_room_memo_check runs its tests through (a size changes no result). */
 #define HOOK_SEEN_SLOTS (1 << 22)
+#define HOOK_MEMO_SLOTS (1 << 19)
 
 /* Test hook (CorePosition.room_dead): the parking-room test (deep: with deep-room's grid, and
  * whole: the whole grid) on its own, its walk cut short as in the search or (whole) never. */
@@ -1183,13 +1185,13 @@ int salic_room_dead(const SalicDeal *d, const SalicState *s, int deep, int whole
  * -2: no memory. */
 int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int whole, int reset,
                           int stock) {
-    static RoomMemo memo = {NULL, MEMO_SLOTS - 1};
+    static RoomMemo memo = {NULL, HOOK_MEMO_SLOTS - 1};
     static uint8_t *seen;
     static SeenSet hook_set = {.max_slots = HOOK_SEEN_SLOTS};
-    if (!memo.slot) memo.slot = malloc(MEMO_SLOTS * sizeof *memo.slot);
+    if (!memo.slot) memo.slot = malloc(HOOK_MEMO_SLOTS * sizeof *memo.slot);
     if (!seen) seen = malloc(DEEP_GRID / 8);
     if (!memo.slot || !seen) return -2;
-    if (reset) memset(memo.slot, 0, MEMO_SLOTS * sizeof *memo.slot);
+    if (reset) memset(memo.slot, 0, HOOK_MEMO_SLOTS * sizeof *memo.slot);
     int grid_max = deep ? DEEP_GRID : GRID_MAX;
     int visits = whole ? -1 : deep ? DEEP_VISITS : GRID_VISITS;
     SeenSet *set = BIG_GRID && deep && whole ? &hook_set : NULL;   /* as deep_room_dead */

@@ -44,7 +44,7 @@
 #define MAX_PROBES 24
 #define FIRST_NODES 1000          /* the short exhaustive search before any probe */
 #define DEAD_SHARE 16
-#define MEMO_SHARE 16             /* the game's memo: at most this share of the memory */
+#define MEMO_SHARE 8              /* the game's memo: at most this share of the memory */
 
 typedef struct {
     StateBuf state;

@@ -391,7 +391,7 @@ print(json.dumps({"status": result[0], "table": result[4], "peak": result[5],
 
 @pytest.mark.skipif(sys.platform == "win32", reason="no resource module (peak resident size)")
 def test_room_memo_is_within_the_memory_bound(tmp_path):
-    """The room memo (up to 56 MiB, made when the deep test takes over) is taken from the
+    """The room memo (up to 224 MiB, made when the deep test takes over) is taken from the
     search's memory bound with the table and the cache (csrc/search.c, MEMO_SHARE): a search
     given 24 MiB on a deal where the deep test takes over grows the process by about that much,
     and its peak counts the memo. In a fresh process, so that the peak resident size is this
@@ -404,8 +404,8 @@ def test_room_memo_is_within_the_memory_bound(tmp_path):
     assert got["status"] == "nodes", got                     # the deep test took over by then
     assert got["peak"] <= limit + (1 << 20), got              # + the stack of frames
     # Beside the table, the peak holds the cache (its share, 1/16 of the bound, filled here) and
-    # the memo: 8,192 slots of 112 bytes, the most that fit in 1/16 of the bound.
-    assert got["peak"] - got["table"] >= limit // 16 + 8192 * 112, got
+    # the memo: 16,384 slots of 112 bytes, the most that fit in 1/8 of the bound.
+    assert got["peak"] - got["table"] >= limit // 16 + 16384 * 112, got
     # The process: the bound, and a little for the interpreter's own work (the earlier build
     # grew it by 54 MiB here).
     assert got["growth"] <= limit + (12 << 20), got
