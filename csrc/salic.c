@@ -542,9 +542,11 @@ static void grid_close(const Grid *g, GridPoint *pt, unsigned check, unsigned fr
  * and its step budget: the piles in the grid's order with their cards, the foundations' counts,
  * and visits (the budget follows from these).  So where both match a test run before, that
  * test's verdict and steps are its own, and the search goes on exactly as if it had run it.
- * The memo compares the whole signature, never a hash alone.  Its slots are direct-mapped by
- * the signature's hash, a new test taking its slot over. -DROOM_MEMO=0 builds the search
- * without it. */
+ * The memo compares the whole signature, never a hash alone.  Its slots are two-way
+ * set-associative by the signature's hash (memo_set): a test looks in both slots of its pair,
+ * and a new one goes into the first, the entry there moving to the second, whose entry is
+ * dropped (the least recently used; a hit in the second moves it to the first).
+ * -DROOM_MEMO=0 builds the search without it. */
 #ifndef ROOM_MEMO
 #define ROOM_MEMO 1
 #endif
@@ -650,17 +652,37 @@ static uint64_t signature_hash(const uint8_t *sig, int n) {
 #define POINT_DEPTH 2
 #endif
 
-static MemoEntry *memo_slot(const RoomMemo *memo, const uint8_t *sig, int n, uint64_t *h) {
-    *h = signature_hash(sig, n);
-    return &memo->slot[*h & memo->mask];
-}
-
 static int memo_holds(const MemoEntry *e, uint64_t h, const uint8_t *sig, int n) {
     return e->hash == h && e->len == n && memcmp(e->sig, sig, (size_t)n) == 0;
 }
 
-static void memo_put(MemoEntry *e, uint64_t h, const uint8_t *sig, int n, int dead,
+/* The memo's two ways for a hash: the pair of slots h & mask with its last bit cleared. */
+static inline MemoEntry *memo_set(const RoomMemo *memo, uint64_t h) {
+    return &memo->slot[h & memo->mask & ~(size_t)1];
+}
+
+/* The entry holding sig, or NULL.  A hit in the second way swaps the two (least recently used
+ * last). */
+static const MemoEntry *memo_find(const RoomMemo *memo, const uint8_t *sig, int n, uint64_t *h) {
+    *h = signature_hash(sig, n);
+    MemoEntry *w = memo_set(memo, *h);
+    if (memo_holds(&w[0], *h, sig, n)) return &w[0];
+    if (memo_holds(&w[1], *h, sig, n)) {
+        MemoEntry t = w[0];
+        w[0] = w[1];
+        w[1] = t;
+        return &w[0];
+    }
+    return NULL;
+}
+
+/* Store a test's result in the way holding sig, else the first way, the first moving to the
+ * second (whose entry is dropped). */
+static void memo_put(const RoomMemo *memo, uint64_t h, const uint8_t *sig, int n, int dead,
                      uint64_t steps) {
+    MemoEntry *w = memo_set(memo, h), *e = &w[0];
+    if (memo_holds(&w[1], h, sig, n)) e = &w[1];
+    else if (!memo_holds(&w[0], h, sig, n) && w[0].hash != 0) w[1] = w[0];
     e->hash = h;
     e->steps = (uint32_t)steps;
     e->dead = (uint8_t)dead;
@@ -823,8 +845,8 @@ static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget
     if (memo && pt.left < g->pt.left) {     /* the closed origin, where closing took cards */
         int n = point_signature(g, &pt, -1, sig);
         if (n > 0) {
-            const MemoEntry *e = memo_slot(memo, sig, n, &h);
-            if (memo_holds(e, h, sig, n) && e->dead) return 0;
+            const MemoEntry *e = memo_find(memo, sig, n, &h);
+            if (e && e->dead) return 0;
         }
     }
     int depth = 0;
@@ -861,10 +883,7 @@ static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget
             if (memo && saved[0].left - saved[depth].left <= POINT_DEPTH &&
                 (depth > 0 || pt.left < g->pt.left)) {   /* the raw origin: grid_test's entry */
                 int n = point_signature(g, &saved[depth], -1, sig);
-                if (n > 0) {
-                    MemoEntry *e = memo_slot(memo, sig, n, &h);
-                    memo_put(e, h, sig, n, 1, 0);
-                }
+                if (n > 0) memo_put(memo, signature_hash(sig, n), sig, n, 1, 0);
             }
             if (depth == 0) return 0;
             depth--;
@@ -1070,13 +1089,12 @@ static uint64_t grid_build(const SalicDeal *d, const SalicState *s, uint64_t gri
  * memo: the search's room memo, or NULL. */
 static int grid_test(const Grid *g, uint64_t points, uint64_t *steps, int visits, uint8_t *seen,
                      SeenSet *set, const RoomMemo *memo) {
-    MemoEntry *e = NULL;
     uint8_t sig[SIG_MAX];
     int n = memo && memo->slot ? grid_signature(g, visits, sig) : -1;
     uint64_t h = 0;
     if (n > 0) {
-        e = memo_slot(memo, sig, n, &h);
-        if (memo_holds(e, h, sig, n)) {
+        const MemoEntry *e = memo_find(memo, sig, n, &h);
+        if (e) {
             *steps += e->steps;
             return e->dead;
         }
@@ -1097,7 +1115,7 @@ static int grid_test(const Grid *g, uint64_t points, uint64_t *steps, int visits
         added = (uint64_t)(budget - (left > 0 ? left : 0)) + (uint64_t)g->k * 12;
     }
     *steps += added;
-    if (e && added <= UINT32_MAX) memo_put(e, h, sig, n, dead, added);
+    if (n > 0 && added <= UINT32_MAX) memo_put(memo, h, sig, n, dead, added);
     return dead;
 }
 
@@ -1211,12 +1229,34 @@ int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int
     int n = g.k ? grid_signature(&g, visits, sig) : -1, had = 0;
     uint64_t h;
     if (n > 0) {
-        const MemoEntry *e = memo_slot(&memo, sig, n, &h);
-        had = memo_holds(e, h, sig, n);
+        had = memo_find(&memo, sig, n, &h) != NULL;
     }
     int v1 = room_dead(d, s, &memo_steps, grid_max, visits, stock, seen, set, &memo);
     if (v0 != v1 || (visits >= 0 && plain != memo_steps)) return -1;
     return v0 + 2 * had + 4 * (plain != memo_steps);
+}
+
+/* Test hook (solver._core.memo_ways): the room memo's replacement, on a memo of one pair of
+ * slots.  ops[i] = 2v puts signature v (its bytes v, 0x5a; steps v), 2v + 1 looks v up; out[i]
+ * gets 1 where the lookup found it, else 0.  -1 where an entry found holds other steps. */
+int salic_memo_ways_check(const int *ops, int n, int *out) {
+    MemoEntry slots[2];
+    memset(slots, 0, sizeof slots);
+    RoomMemo memo = {slots, 1};
+    for (int i = 0; i < n; i++) {
+        int v = ops[i] >> 1;
+        uint8_t sig[2] = {(uint8_t)v, 0x5a};
+        uint64_t h;
+        out[i] = 0;
+        if (ops[i] & 1) {
+            const MemoEntry *e = memo_find(&memo, sig, 2, &h);
+            if (e && e->steps != (uint32_t)v) return -1;
+            out[i] = e != NULL;
+        } else {
+            memo_put(&memo, signature_hash(sig, 2), sig, 2, 1, (uint64_t)v);
+        }
+    }
+    return 0;
 }
 
 /* Test hook (CorePosition.grid_eval_check): from the origin of the position's deep grid to its

@@ -58,6 +58,8 @@ int salic_room_dead(const SalicDeal *d, const SalicState *s, int deep, int whole
  * memo had it. */
 int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int whole, int reset,
                           int stock);
+/* Test hook: the room memo's two ways, on a memo of one pair of slots (salic.c). */
+int salic_memo_ways_check(const int *ops, int n, int *out);
 
 extern const GameOps SALIC_OPS;
 

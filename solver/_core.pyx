@@ -407,6 +407,32 @@ cdef class CorePosition:
         return {"stock": b.trace[15], "values": [b.trace[i] for i in range(n)]}
 
 
+def memo_ways(list ops):
+    """For the tests: the Salic room memo's replacement on a memo of one pair of slots. Each op
+    is ("put", v) or ("find", v) for a small signature v (0..255); returns, per op, whether a
+    find found it (False for a put)."""
+    cdef int n = len(ops), i, rc
+    cdef int *codes = <int *>malloc(sizeof(int) * (n + 1))
+    cdef int *out = <int *>malloc(sizeof(int) * (n + 1))
+    if codes == NULL or out == NULL:
+        free(codes)
+        free(out)
+        raise MemoryError()
+    try:
+        for i in range(n):
+            kind, v = ops[i]
+            if kind not in ("put", "find") or not 0 <= v < 256:
+                raise ValueError(f"bad op {ops[i]!r}")
+            codes[i] = 2 * v + (kind == "find")
+        rc = salic_memo_ways_check(codes, n, out)
+        if rc < 0:
+            raise AssertionError("an entry found holds another signature's steps")
+        return [bool(out[i]) for i in range(n)]
+    finally:
+        free(codes)
+        free(out)
+
+
 cdef class KeyTable:
     """The core's transposition table on its own, for tests: a set of 3-word keys (word 1 must
     have bit 63 set) that may use at most ``max_bytes``."""

@@ -430,3 +430,39 @@ def test_deep_room_near_the_end_of_the_stock_keeps_verdicts():
     for game_id, number in (("pysol-laggard-lady", 81), ("intrigue", 3759)):
         won = solve(game_id, number, max_nodes=10_000_000, max_memory=1 << 30)
         assert won.verdict is Verdict.WINNABLE and won.moves, (game_id, number, won.reason)
+
+
+def _memo_ways_model(ops):
+    """The room memo's two ways (csrc/salic.c, memo_find and memo_put) on one pair of slots:
+    a find looks in both and a hit in the second moves it to the first; a put rewrites the
+    entry holding its signature in place, else goes into the first slot, the entry there
+    moving to the second (whose entry is dropped)."""
+    ways = [None, None]
+    found = []
+    for kind, v in ops:
+        if kind == "find":
+            if ways[1] == v:
+                ways.reverse()
+            found.append(ways[0] == v)
+        else:
+            if v not in ways:
+                if ways[0] is not None:
+                    ways[1] = ways[0]
+                ways[0] = v
+            found.append(False)
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["put", "find"]), st.integers(0, 4)), max_size=40))
+def test_room_memo_keeps_the_two_most_recent_entries_of_a_pair(ops):
+    """Two signatures sharing a pair of slots are both kept, and a third drops the one used
+    least recently. Built direct-mapped (each hash naming one slot), a put after two entries
+    on the pair drops the wrong one and the model's finds disagree."""
+    assert _core.memo_ways(ops) == _memo_ways_model(ops)
+
+
+def test_room_memo_pair_holds_two_then_drops_the_least_recent():
+    ops = [("put", 1), ("put", 2), ("find", 1), ("put", 3), ("find", 1), ("find", 2),
+           ("find", 3)]
+    assert _core.memo_ways(ops) == [False, False, True, False, True, False, True]
