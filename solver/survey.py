@@ -333,33 +333,42 @@ def _clock(seconds: float) -> str:
 
 
 class Progress:
-    """A one-line progress bar (deals done, rate, ETA, winnable so far) on a terminal.
+    """Progress on ``stream`` (stderr by default): deals done, rate, ETA, winnable so far.
 
-    Silent unless ``stream`` is a terminal (or ``enabled`` says otherwise). Redraws at most
-    every ``interval`` seconds, and once more at :meth:`finish`.
+    On a terminal, a one-line bar redrawn in place at most every ``interval`` seconds. Anywhere
+    else (a log file, a pipe), plain lines of the same text, at most one every ``line_interval``
+    seconds (none before that much time has passed), so a long run under ``nohup ... 2>log``
+    shows it is alive. Both draw the final state once more at :meth:`finish`. ``terminal``
+    overrides the check of the stream.
     """
 
     WIDTH = 20
 
-    def __init__(self, total: int, stream=None, *, enabled: bool | None = None,
-                 interval: float = 0.1, clock=time.monotonic):
+    def __init__(self, total: int, stream=None, *, terminal: bool | None = None,
+                 interval: float = 0.1, line_interval: float = 30.0, clock=time.monotonic):
         self.total = total
         self.stream = stream if stream is not None else sys.stderr
-        self.enabled = _isatty(self.stream) if enabled is None else enabled
+        self.terminal = _isatty(self.stream) if terminal is None else terminal
         self.interval = interval
+        self.line_interval = line_interval
         self.clock = clock
         self.started = clock()
         self.done = 0
         self.winnable = 0
         self._drawn_at = None
+        self._line_at = self.started       # plain lines: the first one line_interval after start
+        self._line_done = None             # deals done at the last plain line
 
     def update(self, done: int, winnable: int) -> None:
         """Count ``done`` more deals, ``winnable`` of them winnable."""
         self.done += done
         self.winnable += winnable
         now = self.clock()
-        if self.enabled and (self._drawn_at is None or now - self._drawn_at >= self.interval):
-            self._draw(now)
+        if self.terminal:
+            if self._drawn_at is None or now - self._drawn_at >= self.interval:
+                self._draw(now)
+        elif now - self._line_at >= self.line_interval:
+            self._write_line(now)
 
     def line(self, now: float | None = None) -> str:
         """The text of the bar."""
@@ -374,15 +383,23 @@ class Progress:
                 f"winnable {self.winnable} ({winnable})")
 
     def finish(self) -> None:
-        """Draw the final state and end the line."""
-        if self.enabled:
+        """Draw the final state and end the line (plain lines: write it, unless the last line
+        already said the same)."""
+        if self.terminal:
             self._draw(self.clock())
             self.stream.write("\n")
             self.stream.flush()
+        elif self._line_done != self.done:
+            self._write_line(self.clock())
 
     def _draw(self, now: float) -> None:
         self._drawn_at = now
         self.stream.write("\r" + self.line(now) + "\x1b[K")
+        self.stream.flush()
+
+    def _write_line(self, now: float) -> None:
+        self._line_at, self._line_done = now, self.done
+        self.stream.write(self.line(now) + "\n")
         self.stream.flush()
 
 

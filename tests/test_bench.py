@@ -59,7 +59,11 @@ def test_bench_saves_json_and_markdown(bench_run):
     assert len(json_files) == len(md_files) == 1
     assert json_files[0].stem == md_files[0].stem
     assert result.stdout == md_files[0].read_text()
-    assert str(json_files[0]) in result.stderr
+    # stderr is not a terminal and the run is short: the final progress line, then the files
+    progress, saved = result.stderr.splitlines()
+    assert progress.startswith(f"[{'#' * 20}] 6/6 100.0% ") and "ETA" in progress
+    assert "\r" not in result.stderr and "\x1b" not in result.stderr
+    assert saved == f"solver bench: saved {json_files[0]} and {md_files[0]}"
 
 
 def test_bench_json_has_the_expected_keys(bench_run):

@@ -169,7 +169,9 @@ def test_command_line_survey_stores_its_limits(tmp_path, capsys):
     status, out, err = run_cli(capsys, "survey", GAME, "--deals", "3..6", "--db", str(db),
                                "--workers", "1", "--timeout", "30", "--max-nodes", "500",
                                "--max-memory", "64")
-    assert (status, err) == (0, "")
+    assert status == 0
+    # stderr is not a terminal and the run is short: only the final progress line
+    assert PROGRESS_LINE.fullmatch(err.rstrip("\n")) and "4/4 100.0%" in err, err
     assert out.startswith(f"{GAME} 3..6: 4 of 4 deals in {db} (")
     with sqlite3.connect(db) as conn:
         assert set(conn.execute("SELECT timeout, max_nodes, max_memory FROM results")) == {
@@ -197,7 +199,11 @@ def test_rerun_skips_decided_deals_and_retries_unknown_ones_with_more_room(tmp_p
     assert {limits[n] for n in unknown} == {2000}
 
 
-def test_progress_bar_only_on_a_terminal():
+PROGRESS_LINE = re.compile(r"\[[#.]{20}\] \d+/\d+ \d+\.\d% +\d+\.\d deals/s +ETA [-:\d]+ +"
+                           r"winnable \d+ \((\d+\.\d%|-)\)")
+
+
+def test_progress_bar_on_a_terminal():
     class Terminal(io.StringIO):
         def isatty(self):
             return True
@@ -209,13 +215,48 @@ def test_progress_bar_only_on_a_terminal():
     bar.update(2, 0)          # at t=2
     bar.finish()
     text = term.getvalue()
+    assert text.startswith("\r") and text.count("\r") == 3 and "\x1b[K" in text
     assert "2/10" in text and "2.0 deals/s" in text and "ETA 0:00:04" in text
     assert "4/10" in text and "winnable 1 (25.0%)" in text and text.endswith("\n")
-    quiet = io.StringIO()
-    bar = Progress(10, quiet)
-    bar.update(3, 3)
+    assert text.count("\n") == 1
+
+
+def test_progress_lines_when_not_a_terminal():
+    """A log file gets whole lines, no carriage return or escape, at most one per
+    line_interval, and the final state at finish()."""
+    ticks = iter([0.0, 10.0, 31.0, 40.0, 62.0, 65.0, 80.0])
+    log = io.StringIO()
+    bar = Progress(10, log, clock=lambda: next(ticks), line_interval=30)
+    bar.update(1, 1)          # t=10: too early for a line
+    assert log.getvalue() == ""
+    bar.update(2, 0)          # t=31: a line, 3 done
+    bar.update(2, 1)          # t=40: 9 s after the last line
+    bar.update(2, 0)          # t=62: a line, 7 done
+    bar.update(1, 0)          # t=65
+    bar.finish()              # t=80: 8 done, 0.1 deals/s, 2 left -> ETA 20 s
+    text = log.getvalue()
+    assert "\r" not in text and "\x1b" not in text and text.endswith("\n")
+    lines = text.splitlines()
+    assert len(lines) == 3 and all(PROGRESS_LINE.fullmatch(line) for line in lines), lines
+    assert "3/10 30.0%" in lines[0] and "winnable 1 (33.3%)" in lines[0]
+    assert "7/10 70.0%" in lines[1] and "winnable 2 (28.6%)" in lines[1]
+    assert "8/10 80.0%  0.1 deals/s  ETA 0:00:20" in lines[2]
+
+
+def test_progress_lines_of_a_short_run_are_only_the_final_one():
+    log = io.StringIO()
+    bar = Progress(4, log)                        # the real clock, the default 30 s
+    for _ in range(4):
+        bar.update(1, 0)
     bar.finish()
-    assert quiet.getvalue() == ""
+    lines = log.getvalue().splitlines()
+    assert len(lines) == 1 and "4/4 100.0%" in lines[0] and PROGRESS_LINE.fullmatch(lines[0])
+    ticks = iter([0.0, 30.0, 31.0])
+    log = io.StringIO()
+    bar = Progress(4, log, clock=lambda: next(ticks))
+    bar.update(4, 0)                              # t=30: a line, already the final state
+    bar.finish()                                  # not written twice
+    assert len(log.getvalue().splitlines()) == 1
 
 
 def test_progress_bar_is_drawn_during_a_survey(tmp_path):
@@ -233,6 +274,7 @@ def test_progress_bar_is_drawn_during_a_survey(tmp_path):
 
 
 def run_cli(capsys, *argv):
+    capsys.readouterr()             # only this command's output (not a run_survey's before it)
     status = cli_main(list(argv))
     out, err = capsys.readouterr()
     return status, out, err
@@ -400,11 +442,13 @@ def test_ctrl_c_commits_what_is_done_and_exits_130(tmp_path, reference_rows):
     assert proc.returncode == 130, err
     assert stop_seconds < 5
     assert "Traceback" not in err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("solver: interrupted: "), err
+    *progress, last = err.strip().splitlines()
+    assert last.startswith("solver: interrupted: "), err
+    # stderr is not a terminal: plain progress lines, the last one at the interruption
+    assert progress and all(PROGRESS_LINE.fullmatch(line) for line in progress), err
     kept = read_rows(db)
     assert 10 <= len(kept) < len(KILL_RANGE), "the survey was not interrupted in the middle"
-    assert f"{len(kept)} of {len(KILL_RANGE)} deals" in lines[0]
+    assert f"{len(kept)} of {len(KILL_RANGE)} deals" in last
     assert out == ""
     assert no_processes_left(proc.pid)
     with sqlite3.connect(db) as conn:
@@ -413,7 +457,10 @@ def test_ctrl_c_commits_what_is_done_and_exits_130(tmp_path, reference_rows):
     rerun = subprocess.run(survey_command(db), cwd=tmp_path, capture_output=True, text=True,
                            timeout=120)
     assert rerun.returncode == 0, rerun.stderr
-    assert rerun.stderr == ""                    # not a terminal: no progress bar
+    # not a terminal and under 30 s: no bar, only the final progress line
+    done = len(KILL_RANGE) - len(kept)
+    assert PROGRESS_LINE.fullmatch(rerun.stderr.rstrip("\n")), rerun.stderr
+    assert rerun.stderr.startswith(f"[{'#' * 20}] {done}/{done} 100.0%")
     assert read_rows(db) == reference_rows
 
 

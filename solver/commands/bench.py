@@ -29,8 +29,9 @@ solver is to the floor for a program that must print a line.
 
 The Markdown tables go to stdout; the results are saved under --out (default: the current
 directory) as bench-YYYYMMDD-HHMMSS.json (settings, machine, git commit, figures per game, one
-row per deal) and .md. A progress bar with rate and ETA is drawn on stderr when it is a
-terminal. --jobs N spreads the deals over N processes (faster; the timings then share the
+row per deal) and .md. Progress (deals done, rate, ETA) goes to stderr: a bar redrawn in place
+on a terminal; otherwise (a log file, a pipe) a plain line at most every 30 seconds and one at
+the end. --jobs N spreads the deals over N processes (faster; the timings then share the
 machine). benchmarks/README.md explains every figure.
 
 exit status: 0 done; 2 bad input (unknown game, bad range or limit; one line on stderr);
