@@ -416,7 +416,6 @@ def markdown(report: dict) -> str:
     commit = (g.get("commit") or "?")[:12] + (" (uncommitted changes)" if g.get("dirty") else "")
     limit = f"{s['timeout']:g} s" if s["timeout"] else "none"
     memory_limit = f"{s['max_memory'] / (1 << 30):g} GiB" if s["max_memory"] else "1 GiB"
-    ref_deals = "every deal" if s["reference_deals"] is None else f"the first {s['reference_deals']} deals"
     lines = [
         f"## Benchmark: deals {s['deals']}, {report['started_at']}",
         "",
@@ -458,8 +457,19 @@ def markdown(report: dict) -> str:
         t = f["wall_seconds"]
         lines.append(f"| {game} | {_ms(t['median'])} | {_ms(t['p90'])} | {_ms(t['p99'])} "
                      f"| {_ms(t['max'])} | {f['wall_total_seconds']:.1f} |")
-    lines += [
-        "",
+    lines += [""] + _reference_table(s, games) + [""] + _greedy_table(s, games)
+    return "\n".join(lines) + "\n"
+
+
+def _reference_table(s: dict, games: dict) -> list:
+    """The reference section of :func:`markdown`: a table, or one sentence when no deal went
+    through the reference search."""
+    if not any(f["reference"]["deals"] for f in games.values()):
+        if s["reference_deals"] == 0:
+            return ["The reference search was not run (--reference-deals 0)."]
+        return ["No deal went through the reference search."]
+    ref_deals = "every deal" if s["reference_deals"] is None else f"the first {s['reference_deals']} deals"
+    lines = [
         f"**Pure-Python reference search** on {ref_deals} of the range, at most "
         f"{s['reference_nodes']:,} nodes per deal, in the same process right after the core. "
         "Speed-up = ratio of the *total* times over the deals both decided: reference search "
@@ -477,8 +487,16 @@ def markdown(report: dict) -> str:
             f"| {r['both_decided']} | {len(r['disagreements'])} "
             f"| {_rate(r['reference_nodes_per_second'])} | {_times(r['speedup_search'])} "
             f"| {_times(r['speedup_wall'])} |")
-    lines += [
-        "",
+    return lines
+
+
+def _greedy_table(s: dict, games: dict) -> list:
+    """The greedy section of :func:`markdown`: a table, or one sentence when no deal was
+    greedily winnable."""
+    if not any(f["greedy"]["deals"] for f in games.values()):
+        return ["No deal was greedily winnable (won with nodes = solution length), so there is "
+                "no search / replay comparison."]
+    lines = [
         "**Greedily winnable deals** (the core expanded only the positions of its winning line: "
         "nodes = solution length): the core's search against replaying its own line through the "
         f"core (apply, key, won test per move); best of {s['replay_repeat']} each, medians over the "
@@ -492,7 +510,7 @@ def markdown(report: dict) -> str:
         lines.append(f"| {game} | {gr['deals']} | {_us(gr['median_search_seconds'])} "
                      f"| {_us(gr['median_replay_seconds'])} | {_times(gr['median_search_over_replay'])} "
                      f"| {_times(gr['median_wall_over_replay'])} |")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def write_results(report: BenchReport, directory: "str | Path") -> tuple[Path, Path]:

@@ -349,3 +349,16 @@ def test_deals_won_via_the_inner_game_are_counted_and_named():
     text = markdown(report)
     assert "Won via the inner game" in text
     assert f"glencoe {figures['won_via_inner_game']}." in text
+
+
+def test_markdown_without_reference_or_greedy_deals_says_so_instead_of_empty_tables():
+    from solver.bench import BenchReport
+    settings = BenchSettings(("clover",), range(2, 3), timeout=5, reference_deals=0)
+    records = run_bench(settings)
+    assert records[0].reference_verdict is None and records[0].greedy_replay_seconds is None
+    text = markdown(BenchReport(settings, records, "2026-01-01T00:00:00+00:00", 1.0).to_json())
+    assert "\nThe reference search was not run (--reference-deals 0).\n" in text
+    assert "Pure-Python reference search" not in text and "ref. winnable" not in text
+    assert "No deal was greedily winnable" in text and "greedy deals" not in text
+    assert text.count("| clover |") == 2                # the core and wall tables only
+    assert "\n\n\n" not in text
