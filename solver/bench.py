@@ -19,13 +19,16 @@ import platform
 import signal
 import statistics
 import subprocess
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 from .games import GAMES, find_game
 from .result import Verdict
+from .survey import parse_deal_range
 
 DEFAULT_TIMEOUT = 10.0          # seconds per deal, core and reference alike
 DEFAULT_REFERENCE_NODES = 10_000
@@ -167,35 +170,69 @@ def _init_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is the parent's to handle
 
 
+@contextmanager
+def sigint_ignored():
+    """Ctrl-C ignored inside the block (in the main thread; elsewhere signals cannot be set and
+    do not arrive anyway): for cleaning up and saving after a first Ctrl-C."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+class BenchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`run_bench`: a KeyboardInterrupt that carries the records of the
+    deals measured before it (in run_bench's order; the deals in flight are lost)."""
+
+    def __init__(self, records: list):
+        super().__init__()
+        self.records = records
+
+
 def run_bench(settings: BenchSettings, progress=None) -> list[DealRecord]:
     """Measure every deal of every game; ``progress`` (optional) gets ``update(done, winnable)``
     after each deal. ``settings.jobs`` > 1 spreads the deals over that many processes (each
-    deal still runs its core and reference searches one after the other in one process)."""
+    deal still runs its core and reference searches one after the other in one process).
+    Records come sorted by game (in the settings' order), then deal. Ctrl-C stops the work
+    (and the processes) and raises :class:`BenchInterrupted` with the records measured so far."""
     tasks = [(game, number, settings) for game in settings.games for number in settings.deals]
     records = []
+    order = {game: i for i, game in enumerate(settings.games)}
 
     def collect(record: DealRecord) -> None:
         records.append(record)
         if progress is not None:
             progress.update(1, int(record.verdict == Verdict.WINNABLE.value))
 
-    if settings.jobs == 1:
-        for task in tasks:
-            collect(_measure_task(task))
-    else:
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-        pool = context.Pool(settings.jobs, initializer=_init_worker)
-        try:
-            for record in pool.imap_unordered(_measure_task, tasks):
-                collect(record)
-            pool.close()
-        finally:
-            pool.terminate()
-            pool.join()
-    order = {game: i for i, game in enumerate(settings.games)}
+    try:
+        if settings.jobs == 1:
+            for task in tasks:
+                collect(_measure_task(task))
+        else:
+            _measure_in_pool(tasks, settings.jobs, collect)
+    except KeyboardInterrupt:
+        records.sort(key=lambda r: (order[r.game], r.deal))
+        raise BenchInterrupted(records) from None
     records.sort(key=lambda r: (order[r.game], r.deal))
     return records
+
+
+def _measure_in_pool(tasks: list, jobs: int, collect) -> None:
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    pool = context.Pool(jobs, initializer=_init_worker)
+    try:
+        for record in pool.imap_unordered(_measure_task, tasks):
+            collect(record)
+        pool.close()
+    finally:
+        with sigint_ignored():          # a second Ctrl-C must not cut the shutdown short
+            pool.terminate()
+            pool.join()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -345,7 +382,8 @@ def git_commit(directory: "str | Path | None" = None) -> dict:
 
 @dataclass
 class BenchReport:
-    """A finished run: settings, where it ran, the figures per game and the per-deal rows."""
+    """A finished run: settings, where it ran, the figures per game and the per-deal rows.
+    ``interrupted``: Ctrl-C ended the run early, and the rows are the deals measured before."""
 
     settings: BenchSettings
     records: list
@@ -353,6 +391,7 @@ class BenchReport:
     seconds: float
     machine: dict = field(default_factory=machine_info)
     git: dict = field(default_factory=git_commit)
+    interrupted: bool = False
 
     def summary(self) -> dict:
         return {game: summarize_game([r for r in self.records if r.game == game])
@@ -366,6 +405,7 @@ class BenchReport:
             "solver_version": __version__,
             "started_at": self.started_at,
             "seconds": self.seconds,
+            "interrupted": self.interrupted,
             "machine": self.machine,
             "git": self.git,
             "settings": self.settings.to_json(),
@@ -376,12 +416,17 @@ class BenchReport:
 
 
 def bench(settings: BenchSettings, progress=None) -> BenchReport:
-    """Run the benchmark and return its report."""
+    """Run the benchmark and return its report. Ctrl-C ends the run early: the report then
+    holds the deals measured before it, with ``interrupted`` set."""
     started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
     machine, commit = machine_info(), git_commit()      # the code as it was when the run began
     t0 = time.perf_counter()
-    records = run_bench(settings, progress)
-    return BenchReport(settings, records, started_at, time.perf_counter() - t0, machine, commit)
+    try:
+        records, interrupted = run_bench(settings, progress), False
+    except BenchInterrupted as stop:
+        records, interrupted = stop.records, True
+    return BenchReport(settings, records, started_at, time.perf_counter() - t0, machine, commit,
+                       interrupted)
 
 
 def _ms(seconds: float | None) -> str:
@@ -424,6 +469,13 @@ def markdown(report: dict) -> str:
         + (f", {s['max_nodes']} nodes" if s.get("max_nodes") else "")
         + f"; {s['jobs']} process{'es' if s['jobs'] != 1 else ''}. Run took {report['seconds']:.0f} s.",
         "",
+    ]
+    if report.get("interrupted"):
+        planned = len(s["games"]) * len(parse_deal_range(s["deals"]))
+        measured = sum(f["deals"] for f in report["games"].values())
+        lines += [f"**The run was interrupted** (Ctrl-C) after {measured} of {planned} deals: "
+                  "the figures below are those of the deals measured.", ""]
+    lines += [
         "**Compiled core**, seconds of search per deal as the core measures it (Result.stats.seconds; "
         "unknown deals included, at their limit):",
         "",

@@ -362,3 +362,113 @@ def test_markdown_without_reference_or_greedy_deals_says_so_instead_of_empty_tab
     assert "No deal was greedily winnable" in text and "greedy deals" not in text
     assert text.count("| clover |") == 2                # the core and wall tables only
     assert "\n\n\n" not in text
+
+
+# -- Ctrl-C: the deals measured so far are saved ------------------------------------------------
+
+def interrupt_after(monkeypatch, k):
+    """measure_deal as usual for k deals, then Ctrl-C (in the one process of --jobs 1)."""
+    from solver import bench
+    real, calls = bench.measure_deal, []
+
+    def measure(*args):
+        calls.append(args[:2])
+        if len(calls) > k:
+            raise KeyboardInterrupt
+        return real(*args)
+    monkeypatch.setattr(bench, "measure_deal", measure)
+    return calls
+
+
+def test_ctrl_c_saves_the_deals_measured_so_far_and_exits_130(tmp_path, monkeypatch, capsys):
+    from solver.cli import main as cli_main
+    interrupt_after(monkeypatch, 3)
+    status = cli_main(["bench", "intrigue", "clover", "--deals", "1..5", "--timeout", "5",
+                       "--reference-deals", "0", "--out", str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert status == 130 and out == ""
+    [json_file], [md_file] = tmp_path.glob("bench-*.json"), tmp_path.glob("bench-*.md")
+    data = json.loads(json_file.read_text())
+    assert data["interrupted"] is True
+    assert [row[:2] for row in data["deal_rows"]] == [["intrigue", 1], ["intrigue", 2],
+                                                      ["intrigue", 3]]
+    assert data["games"]["intrigue"]["deals"] == 3 and data["games"]["clover"]["deals"] == 0
+    assert data["settings"]["deals"] == "1..5"
+    text = md_file.read_text()
+    assert text == markdown(data)
+    assert "**The run was interrupted** (Ctrl-C) after 3 of 10 deals" in text
+    *progress, last = err.splitlines()
+    assert len(progress) == 1 and "3/10 30.0%" in progress[0]       # the final progress line
+    assert last == f"solver: interrupted after 3 of 10 deals; saved {json_file} and {md_file}"
+
+
+def test_ctrl_c_before_the_first_deal_saves_nothing(tmp_path, monkeypatch, capsys):
+    from solver.cli import main as cli_main
+    interrupt_after(monkeypatch, 0)
+    status = cli_main(["bench", "clover", "--deals", "1..3", "--out", str(tmp_path)])
+    assert status == 130 and list(tmp_path.iterdir()) == []
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "solver: interrupted before the first deal was measured; nothing saved")
+
+
+def test_a_finished_run_is_not_marked_interrupted(bench_run):
+    _, out = bench_run
+    assert json.loads(next(out.glob("bench-*.json")).read_text())["interrupted"] is False
+    assert "interrupted" not in next(out.glob("bench-*.md")).read_text()
+
+
+def test_ctrl_c_with_jobs_keeps_the_records_and_stops_the_pool():
+    """Ctrl-C reaching the parent while the pool works (here: raised when the 4th record comes
+    in): run_bench keeps the 4 records, and no worker process is left."""
+    import multiprocessing
+    from solver.bench import BenchInterrupted
+
+    class CtrlC:
+        done = 0
+
+        def update(self, done, winnable):
+            self.done += done
+            if self.done == 4:
+                raise KeyboardInterrupt
+
+    settings = BenchSettings(("intrigue", "clover"), range(1, 41), timeout=5, reference_deals=0,
+                             jobs=2)
+    with pytest.raises(BenchInterrupted) as stop:
+        run_bench(settings, CtrlC())
+    records = stop.value.records
+    assert len(records) == 4 and len({(r.game, r.deal) for r in records}) == 4
+    order = {"intrigue": 0, "clover": 1}
+    assert records == sorted(records, key=lambda r: (order[r.game], r.deal))
+    assert multiprocessing.active_children() == []
+
+
+def test_a_real_ctrl_c_saves_what_was_measured(tmp_path):
+    """The signal itself, as a terminal sends it to the process group, with --jobs 1: the
+    search in progress stops (SearchInterrupted), the deals before it are saved."""
+    import os
+    import signal
+    import time
+    from proc_helpers import sigint_default, wait_for_cpu
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "solver", "bench", "clover", "--deals", "1..100000", "--timeout",
+         "1", "--reference-deals", "0", "--out", str(tmp_path)], cwd=tmp_path,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=sigint_default)
+    try:
+        wait_for_cpu(proc.pid, 2.0)
+        os.killpg(proc.pid, signal.SIGINT)
+        signalled = time.monotonic()
+        out, err = proc.communicate(timeout=30)
+        stop_seconds = time.monotonic() - signalled
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert stop_seconds < 5 and out == "" and "Traceback" not in err
+    [json_file] = tmp_path.glob("bench-*.json")
+    data = json.loads(json_file.read_text())
+    measured = len(data["deal_rows"])
+    assert data["interrupted"] is True and 0 < measured < 100000
+    assert [row[1] for row in data["deal_rows"]] == list(range(1, measured + 1))
+    assert err.splitlines()[-1].startswith(
+        f"solver: interrupted after {measured} of 100000 deals; saved {json_file} and ")

@@ -4,7 +4,8 @@ from __future__ import annotations
 import sys
 
 from ..bench import (DEFAULT_REFERENCE_NODES, DEFAULT_REPLAY_REPEAT, DEFAULT_TIMEOUT,
-                     BenchSettings, bench, default_games, markdown, write_results)
+                     BenchSettings, bench, default_games, markdown, sigint_ignored,
+                     write_results)
 from ..games import find_game
 from ..survey import Progress, parse_deal_range
 from .solve import add_limit_arguments, option_type, positive_int
@@ -34,8 +35,13 @@ on a terminal; otherwise (a log file, a pipe) a plain line at most every 30 seco
 the end. --jobs N spreads the deals over N processes (faster; the timings then share the
 machine). benchmarks/README.md explains every figure.
 
+Ctrl-C stops the run (and the --jobs processes) and saves the deals measured so far in the
+same two files, with "interrupted": true in the JSON and a line in the Markdown saying after how
+many deals; stdout stays empty and one line on stderr names the files. When no deal was
+finished, nothing is saved.
+
 exit status: 0 done; 2 bad input (unknown game, bad range or limit; one line on stderr);
-130 interrupted (nothing is saved)."""
+130 interrupted (the deals measured so far are saved)."""
 
 
 def add_arguments(parser) -> None:
@@ -64,11 +70,23 @@ def run(args) -> int:
                              max_memory=args.max_memory, max_nodes=args.max_nodes,
                              reference_nodes=args.reference_nodes,
                              reference_deals=args.reference_deals, jobs=args.jobs)
-    progress = Progress(len(games) * len(settings.deals), sys.stderr)
+    planned = len(games) * len(settings.deals)
+    progress = Progress(planned, sys.stderr)
     try:
         report = bench(settings, progress)
     finally:
         progress.finish()
+    if report.interrupted:
+        measured = len(report.records)
+        if not measured:
+            print("solver: interrupted before the first deal was measured; nothing saved",
+                  file=sys.stderr)
+            return 130
+        with sigint_ignored():          # a second Ctrl-C must not leave half a file
+            json_path, md_path = write_results(report, args.out)
+        print(f"solver: interrupted after {measured} of {planned} deals; saved {json_path} "
+              f"and {md_path}", file=sys.stderr)
+        return 130
     json_path, md_path = write_results(report, args.out)
     print(markdown(report.to_json()), end="")
     print(f"solver bench: saved {json_path} and {md_path}", file=sys.stderr)
