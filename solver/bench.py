@@ -565,6 +565,22 @@ def _greedy_table(s: dict, games: dict) -> list:
     return lines
 
 
+def check_output_directory(directory: "str | Path") -> None:
+    """Raise ValueError unless the results can be saved in ``directory``: a writable directory,
+    or one that can be made (its nearest existing ancestor a writable directory). Checked before
+    a run, so that a long run is not lost at the end for want of a place to save it."""
+    path = Path(directory).absolute()
+    existing = path
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ValueError(f"cannot save the results in {str(directory)!r}: "
+                         f"{str(existing)!r} is not a directory")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ValueError(f"cannot save the results in {str(directory)!r}: "
+                         f"{str(existing)!r} is not writable")
+
+
 def write_results(report: BenchReport, directory: "str | Path") -> tuple[Path, Path]:
     """Save ``bench-YYYYMMDD-HHMMSS.json`` and ``.md`` in ``directory``; returns both paths."""
     directory = Path(directory)

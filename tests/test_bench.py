@@ -472,3 +472,32 @@ def test_a_real_ctrl_c_saves_what_was_measured(tmp_path):
     assert [row[1] for row in data["deal_rows"]] == list(range(1, measured + 1))
     assert err.splitlines()[-1].startswith(
         f"solver: interrupted after {measured} of 100000 deals; saved {json_file} and ")
+
+
+@pytest.mark.parametrize("where", ["a-file", "a-file/sub/dir"])
+def test_an_out_where_nothing_can_be_saved_is_refused_before_any_deal(tmp_path, monkeypatch,
+                                                                      capsys, where):
+    """--out naming a file, or a directory under a file: one line, status 2, no deal run."""
+    from solver.cli import main as cli_main
+    (tmp_path / "a-file").write_text("")
+    calls = interrupt_after(monkeypatch, 10 ** 6)          # records the deals measured
+    status = cli_main(["bench", "clover", "--deals", "1..3", "--out", str(tmp_path / where)])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == "" and calls == []
+    assert err.count("\n") == 1 and "is not a directory" in err and "a-file" in err
+
+
+def test_a_missing_out_directory_is_made(tmp_path, monkeypatch, capsys):
+    from solver.cli import main as cli_main
+    status = cli_main(["bench", "clover", "--deals", "1", "--reference-deals", "0",
+                       "--out", str(tmp_path / "new" / "dir")])
+    assert status == 0
+    assert len(list((tmp_path / "new" / "dir").glob("bench-*.json"))) == 1
+
+
+def test_output_directory_check_refuses_an_unwritable_one(tmp_path, monkeypatch):
+    """Without write permission (faked: the tests may run as root, who may write anywhere)."""
+    from solver import bench as bench_module
+    monkeypatch.setattr(bench_module.os, "access", lambda path, mode: False)
+    with pytest.raises(ValueError, match="is not writable"):
+        bench_module.check_output_directory(tmp_path)

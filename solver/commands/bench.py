@@ -4,8 +4,8 @@ from __future__ import annotations
 import sys
 
 from ..bench import (DEFAULT_REFERENCE_NODES, DEFAULT_REPLAY_REPEAT, DEFAULT_TIMEOUT,
-                     BenchSettings, bench, default_games, markdown, sigint_ignored,
-                     write_results)
+                     BenchSettings, bench, check_output_directory, default_games, markdown,
+                     sigint_ignored, write_results)
 from ..games import find_game
 from ..survey import Progress, parse_deal_range
 from .solve import add_limit_arguments, option_type, positive_int
@@ -40,7 +40,8 @@ same two files, with "interrupted": true in the JSON and a line in the Markdown 
 many deals; stdout stays empty and one line on stderr names the files. When no deal was
 finished, nothing is saved.
 
-exit status: 0 done; 2 bad input (unknown game, bad range or limit; one line on stderr);
+exit status: 0 done; 2 bad input (unknown game, bad range or limit, an --out where nothing can
+be saved; one line on stderr, before any deal is run);
 130 interrupted (the deals measured so far are saved)."""
 
 
@@ -70,6 +71,7 @@ def run(args) -> int:
                              max_memory=args.max_memory, max_nodes=args.max_nodes,
                              reference_nodes=args.reference_nodes,
                              reference_deals=args.reference_deals, jobs=args.jobs)
+    check_output_directory(args.out)
     planned = len(games) * len(settings.deals)
     progress = Progress(planned, sys.stderr)
     try:
