@@ -58,3 +58,19 @@ def wait_for_cpu(pid: int, seconds: float, limit: float = 60.0) -> None:
         if now is None or now[0] >= seconds:
             return
         time.sleep(0.05)
+
+
+def ctrl_c_group(proc, ready, timeout: float) -> "tuple[str, str, float]":
+    """Press Ctrl-C on a child started with ``start_new_session=True``, as a terminal does (SIGINT
+    to its whole process group), once ``ready()`` has returned, and wait for it to end: (stdout,
+    stderr, seconds from the signal to its end). A child still running after ``timeout`` seconds,
+    or left over by a failure, is killed."""
+    try:
+        ready()
+        os.killpg(proc.pid, signal.SIGINT)
+        signalled = time.monotonic()
+        out, err = proc.communicate(timeout=timeout)
+        return out, err, time.monotonic() - signalled
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)

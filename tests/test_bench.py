@@ -445,24 +445,13 @@ def test_ctrl_c_with_jobs_keeps_the_records_and_stops_the_pool():
 def test_a_real_ctrl_c_saves_what_was_measured(tmp_path):
     """The signal itself, as a terminal sends it to the process group, with --jobs 1: the
     search in progress stops (SearchInterrupted), the deals before it are saved."""
-    import os
-    import signal
-    import time
-    from proc_helpers import sigint_default, wait_for_cpu
+    from proc_helpers import ctrl_c_group, sigint_default, wait_for_cpu
     proc = subprocess.Popen(
         [sys.executable, "-m", "solver", "bench", "clover", "--deals", "1..100000", "--timeout",
          "1", "--reference-deals", "0", "--out", str(tmp_path)], cwd=tmp_path,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
         preexec_fn=sigint_default)
-    try:
-        wait_for_cpu(proc.pid, 2.0)
-        os.killpg(proc.pid, signal.SIGINT)
-        signalled = time.monotonic()
-        out, err = proc.communicate(timeout=30)
-        stop_seconds = time.monotonic() - signalled
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+    out, err, stop_seconds = ctrl_c_group(proc, lambda: wait_for_cpu(proc.pid, 2.0), 30)
     assert proc.returncode == 130, err
     assert stop_seconds < 5 and out == "" and "Traceback" not in err
     [json_file] = tmp_path.glob("bench-*.json")

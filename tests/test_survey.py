@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from proc_helpers import sigint_default
+from proc_helpers import ctrl_c_group, sigint_default
 
 import solver
 from solver import survey
@@ -430,15 +430,7 @@ def test_ctrl_c_commits_what_is_done_and_exits_130(tmp_path, reference_rows):
     proc = subprocess.Popen(survey_command(db), cwd=tmp_path, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True,
                             preexec_fn=sigint_default)
-    try:
-        wait_for_rows(db, proc, at_least=10)
-        os.killpg(proc.pid, signal.SIGINT)       # as a terminal does: the whole process group
-        signalled = time.monotonic()
-        out, err = proc.communicate(timeout=20)
-        stop_seconds = time.monotonic() - signalled
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+    out, err, stop_seconds = ctrl_c_group(proc, lambda: wait_for_rows(db, proc, at_least=10), 20)
     assert proc.returncode == 130, err
     assert stop_seconds < 5
     assert "Traceback" not in err
