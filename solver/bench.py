@@ -28,7 +28,7 @@ from pathlib import Path
 
 from .games import GAMES, find_game
 from .result import Verdict
-from .survey import parse_deal_range
+from .survey import init_pool_worker, parse_deal_range
 
 DEFAULT_TIMEOUT = 10.0          # seconds per deal, core and reference alike
 DEFAULT_REFERENCE_NODES = 10_000
@@ -166,10 +166,6 @@ def _measure_task(task: tuple) -> DealRecord:
     return measure_deal(*task)
 
 
-def _init_worker() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is the parent's to handle
-
-
 @contextmanager
 def sigint_ignored():
     """Ctrl-C ignored inside the block (in the main thread; elsewhere signals cannot be set and
@@ -224,7 +220,7 @@ def run_bench(settings: BenchSettings, progress=None) -> list[DealRecord]:
 def _measure_in_pool(tasks: list, jobs: int, collect) -> None:
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    pool = context.Pool(jobs, initializer=_init_worker)
+    pool = context.Pool(jobs, initializer=init_pool_worker)
     try:
         for record in pool.imap_unordered(_measure_task, tasks):
             collect(record)

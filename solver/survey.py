@@ -147,8 +147,9 @@ def solve_chunk(task: tuple) -> tuple[str, list[tuple]]:
     return solver.__version__, rows
 
 
-def _init_pool_worker() -> None:
-    """Pool workers leave Ctrl-C to the parent, and exit when the parent dies (even by SIGKILL)."""
+def init_pool_worker() -> None:
+    """Pool workers (survey and bench) leave Ctrl-C to the parent, and exit when the parent dies
+    (even by SIGKILL)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = multiprocessing.parent_process()
     if parent is not None:
@@ -418,7 +419,7 @@ def _pool_results(tasks: list[tuple], workers: int):
     methods = multiprocessing.get_all_start_methods()
     # Not fork: the parent holds an SQLite connection, which must not be shared with children.
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    pool = context.Pool(workers, initializer=_init_pool_worker)
+    pool = context.Pool(workers, initializer=init_pool_worker)
     try:
         yield from pool.imap_unordered(solve_chunk, tasks)
         pool.close()

@@ -26,6 +26,12 @@ def _cpu_and_state(pid: int) -> "tuple[float, str] | None":
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), fields[0]
 
 
+def cpu_seconds(pid: int) -> float:
+    """Seconds of CPU the process has used (0 once it is gone, or without /proc)."""
+    found = _cpu_and_state(pid)
+    return 0.0 if found is None else found[0]
+
+
 def wait_until_idle(pid: int, quiet: float = 0.5, limit: float = 60.0) -> None:
     """Wait until the process sleeps and has used no CPU for ``quiet`` seconds (it is blocked,
     say on stdin); without /proc, sleep 1.5 s."""
@@ -74,3 +80,29 @@ def ctrl_c_group(proc, ready, timeout: float) -> "tuple[str, str, float]":
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
+
+
+def session_processes(session: int) -> list[int]:
+    """Live processes of a session (Linux /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z" and int(fields[3]) == session:
+            found.append(int(entry))
+    return found
+
+
+def no_processes_left(session: int, limit: float = 10.0) -> bool:
+    """Whether every process of the session is gone within ``limit`` seconds."""
+    deadline = time.monotonic() + limit
+    while session_processes(session):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True

@@ -3,6 +3,7 @@ import importlib.util
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -461,6 +462,34 @@ def test_a_real_ctrl_c_saves_what_was_measured(tmp_path):
     assert [row[1] for row in data["deal_rows"]] == list(range(1, measured + 1))
     assert err.splitlines()[-1].startswith(
         f"solver: interrupted after {measured} of 100000 deals; saved {json_file} and ")
+
+
+def test_the_jobs_processes_die_with_a_killed_parent(tmp_path):
+    """SIGKILL leaves the parent no chance to stop its --jobs processes: they notice and exit
+    rather than go on solving deals nobody will collect (PySol Intrigue 1545 is not decided
+    in minutes; one worker searches it, the other waits)."""
+    import os
+    import signal
+    from proc_helpers import cpu_seconds, no_processes_left, session_processes
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "solver", "bench", "pysol-intrigue", "--deals", "1545", "--timeout",
+         "600", "--reference-deals", "0", "--jobs", "2", "--out", str(tmp_path)], cwd=tmp_path,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:          # until a worker has searched for a second
+            if max(map(cpu_seconds, session_processes(proc.pid)), default=0) >= 1.0:
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("no worker started searching")
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        assert no_processes_left(proc.pid), "the workers outlived their parent"
+    finally:
+        if proc.poll() is None or session_processes(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert list(tmp_path.glob("bench-*")) == []
 
 
 @pytest.mark.parametrize("where", ["a-file", "a-file/sub/dir"])

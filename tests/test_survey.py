@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from proc_helpers import ctrl_c_group, sigint_default
+from proc_helpers import ctrl_c_group, no_processes_left, sigint_default
 
 import solver
 from solver import survey
@@ -61,31 +61,6 @@ def wait_for_rows(db, proc, at_least: int, limit: float = 60.0) -> int:
         assert proc.poll() is None, f"survey ended early: {proc.communicate()}"
         time.sleep(0.02)
     raise AssertionError(f"no {at_least} rows after {limit} s")
-
-
-def session_processes(session: int) -> list[int]:
-    """Live processes of a session (Linux /proc)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if fields[0] != "Z" and int(fields[3]) == session:
-            found.append(int(entry))
-    return found
-
-
-def no_processes_left(session: int, limit: float = 10.0) -> bool:
-    deadline = time.monotonic() + limit
-    while session_processes(session):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 @pytest.fixture(scope="module")
