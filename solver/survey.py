@@ -334,24 +334,32 @@ def _clock(seconds: float) -> str:
 
 
 class Progress:
-    """Progress on ``stream`` (stderr by default): deals done, rate, ETA, winnable so far.
+    """Progress on ``stream`` (stderr by default): deals done, rate, time elapsed, ETA, winnable
+    so far.
 
     On a terminal, a one-line bar redrawn in place at most every ``interval`` seconds. Anywhere
     else (a log file, a pipe), plain lines of the same text, at most one every ``line_interval``
     seconds (none before that much time has passed), so a long run under ``nohup ... 2>log``
     shows it is alive. Both draw the final state once more at :meth:`finish`. ``terminal``
     overrides the check of the stream.
+
+    Drawing follows :meth:`update` (a deal or a chunk done) and :meth:`tick` (time alone); after
+    :meth:`start_heartbeat` a thread calls ``tick`` every ``heartbeat`` seconds until
+    :meth:`finish`, so that a deal running for minutes still shows the clock moving on a terminal
+    and a line every ``line_interval`` in a log.
     """
 
     WIDTH = 20
 
     def __init__(self, total: int, stream=None, *, terminal: bool | None = None,
-                 interval: float = 0.1, line_interval: float = 30.0, clock=time.monotonic):
+                 interval: float = 0.1, line_interval: float = 30.0, heartbeat: float = 1.0,
+                 clock=time.monotonic):
         self.total = total
         self.stream = stream if stream is not None else sys.stderr
         self.terminal = _isatty(self.stream) if terminal is None else terminal
         self.interval = interval
         self.line_interval = line_interval
+        self.heartbeat = heartbeat
         self.clock = clock
         self.started = clock()
         self.done = 0
@@ -359,11 +367,34 @@ class Progress:
         self._drawn_at = None
         self._line_at = self.started       # plain lines: the first one line_interval after start
         self._line_done = None             # deals done at the last plain line
+        self._lock = threading.Lock()      # update() and the heartbeat thread draw in turn
+        self._stop = threading.Event()
+        self._thread = None
 
     def update(self, done: int, winnable: int) -> None:
         """Count ``done`` more deals, ``winnable`` of them winnable."""
-        self.done += done
-        self.winnable += winnable
+        with self._lock:
+            self.done += done
+            self.winnable += winnable
+            self._maybe_draw()
+
+    def tick(self) -> None:
+        """Redraw if it is time to, with no new deal: the elapsed time, rate and ETA move on."""
+        with self._lock:
+            self._maybe_draw()
+
+    def start_heartbeat(self) -> "Progress":
+        """Call :meth:`tick` every ``heartbeat`` seconds from a daemon thread until :meth:`finish`."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._beat, name="progress", daemon=True)
+            self._thread.start()
+        return self
+
+    def _beat(self) -> None:
+        while not self._stop.wait(self.heartbeat):
+            self.tick()
+
+    def _maybe_draw(self) -> None:
         now = self.clock()
         if self.terminal:
             if self._drawn_at is None or now - self._drawn_at >= self.interval:
@@ -380,18 +411,22 @@ class Progress:
         eta = _clock((self.total - self.done) / rate) if rate > 0 else "-:--:--"
         winnable = f"{100 * self.winnable / self.done:.1f}%" if self.done else "-"
         return (f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {self.done}/{self.total} "
-                f"{100 * share:.1f}%  {rate:.1f} deals/s  ETA {eta}  "
+                f"{100 * share:.1f}%  {rate:.1f} deals/s  elapsed {_clock(elapsed)}  ETA {eta}  "
                 f"winnable {self.winnable} ({winnable})")
 
     def finish(self) -> None:
-        """Draw the final state and end the line (plain lines: write it, unless the last line
-        already said the same)."""
-        if self.terminal:
-            self._draw(self.clock())
-            self.stream.write("\n")
-            self.stream.flush()
-        elif self._line_done != self.done:
-            self._write_line(self.clock())
+        """Stop the heartbeat, draw the final state and end the line (plain lines: write it,
+        unless the last line already said the same)."""
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join()
+        with self._lock:
+            if self.terminal:
+                self._draw(self.clock())
+                self.stream.write("\n")
+                self.stream.flush()
+            elif self._line_done != self.done:
+                self._write_line(self.clock())
 
     def _draw(self, now: float) -> None:
         self._drawn_at = now
@@ -536,6 +571,7 @@ def _survey(game: str, deals: range, db: SurveyDatabase, limits: Limits, workers
     started = time.monotonic()
     previous_sigint = None
     if tasks:
+        progress.start_heartbeat()
         results = (_dask_results(client, tasks) if client is not None
                    else _pool_results(tasks, min(workers, len(tasks))))
         try:

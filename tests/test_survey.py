@@ -174,7 +174,8 @@ def test_rerun_skips_decided_deals_and_retries_unknown_ones_with_more_room(tmp_p
     assert {limits[n] for n in unknown} == {2000}
 
 
-PROGRESS_LINE = re.compile(r"\[[#.]{20}\] \d+/\d+ \d+\.\d% +\d+\.\d deals/s +ETA [-:\d]+ +"
+PROGRESS_LINE = re.compile(r"\[[#.]{20}\] \d+/\d+ \d+\.\d% +\d+\.\d deals/s +elapsed \d+:\d\d:\d\d +"
+                           r"ETA [-:\d]+ +"
                            r"winnable \d+ \((\d+\.\d%|-)\)")
 
 
@@ -215,7 +216,7 @@ def test_progress_lines_when_not_a_terminal():
     assert len(lines) == 3 and all(PROGRESS_LINE.fullmatch(line) for line in lines), lines
     assert "3/10 30.0%" in lines[0] and "winnable 1 (33.3%)" in lines[0]
     assert "7/10 70.0%" in lines[1] and "winnable 2 (28.6%)" in lines[1]
-    assert "8/10 80.0%  0.1 deals/s  ETA 0:00:20" in lines[2]
+    assert "8/10 80.0%  0.1 deals/s  elapsed 0:01:20  ETA 0:00:20" in lines[2]
 
 
 def test_progress_lines_of_a_short_run_are_only_the_final_one():
@@ -234,6 +235,66 @@ def test_progress_lines_of_a_short_run_are_only_the_final_one():
     assert len(log.getvalue().splitlines()) == 1
 
 
+def test_progress_tick_draws_on_time_alone():
+    """tick() (the heartbeat) writes when the time has come even though no deal finished: the
+    elapsed clock moves on during a long deal."""
+    ticks = iter([0.0, 20.0, 31.0, 40.0, 61.5, 70.0])
+    log = io.StringIO()
+    bar = Progress(10, log, clock=lambda: next(ticks), line_interval=30)
+    bar.tick()                # t=20: too early
+    bar.tick()                # t=31: a line, nothing done yet
+    bar.tick()                # t=40: 9 s after it
+    bar.tick()                # t=61.5: another line
+    bar.finish()              # t=70: nothing new done, so no final line
+    lines = log.getvalue().splitlines()
+    assert len(lines) == 2 and all(PROGRESS_LINE.fullmatch(line) for line in lines), lines
+    assert "0/10 0.0%  0.0 deals/s  elapsed 0:00:31  ETA -:--:--" in lines[0]
+    assert "elapsed 0:01:02" in lines[1]
+
+
+def test_progress_heartbeat_thread_writes_until_finish():
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    log = io.StringIO()
+    bar = Progress(5, log, line_interval=0.05, heartbeat=0.01).start_heartbeat()
+    deadline = time.monotonic() + 30
+    while log.getvalue().count("\n") < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    bar.update(1, 1)
+    bar.finish()
+    assert not bar._thread.is_alive()
+    written = log.getvalue()
+    time.sleep(0.1)
+    assert log.getvalue() == written, "a line after finish()"
+    lines = written.splitlines()
+    assert len(lines) >= 4 and all(PROGRESS_LINE.fullmatch(line) for line in lines), lines
+    assert "0/5" in lines[0] and "1/5" in lines[-1]
+
+    term = Terminal()
+    bar = Progress(5, term, heartbeat=0.01).start_heartbeat()
+    while term.getvalue().count("\r") < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    bar.finish()
+    assert term.getvalue().count("\r") >= 4 and term.getvalue().endswith("\n")
+
+
+def test_bench_shows_progress_during_one_long_deal(monkeypatch, capsys, tmp_path):
+    """The heartbeat is on in `solver bench`: lines come while the only deal is still running."""
+    from solver.commands import bench as bench_command
+    monkeypatch.setattr(bench_command, "Progress",
+                        lambda total, stream: Progress(total, stream, line_interval=0.3,
+                                                       heartbeat=0.05))
+    status = cli_main(["bench", "pysol-intrigue", "--deals", "1545", "--timeout", "1.5",
+                       "--reference-deals", "0", "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert status == 0
+    lines = [line for line in err.splitlines() if PROGRESS_LINE.fullmatch(line)]
+    assert sum(1 for line in lines if "0/1 " in line) >= 2, err
+    assert "1/1 " in lines[-1]
+
+
 def test_progress_bar_is_drawn_during_a_survey(tmp_path):
     class Terminal(io.StringIO):
         def isatty(self):
@@ -243,6 +304,19 @@ def test_progress_bar_is_drawn_during_a_survey(tmp_path):
     run_survey(GAME, range(1, 5), str(tmp_path / "p.sqlite"), limits=Limits(60, 100), workers=1,
                chunk_size=2, progress_stream=term)
     assert "4/4 100.0%" in term.getvalue()
+
+
+def test_survey_shows_progress_during_one_long_deal(monkeypatch, tmp_path):
+    """The heartbeat is on in a survey too: lines come while the only chunk is still running."""
+    monkeypatch.setattr(survey, "Progress",
+                        lambda total, stream: Progress(total, stream, line_interval=0.3,
+                                                       heartbeat=0.05))
+    log = io.StringIO()
+    run_survey("pysol-intrigue", range(1545, 1546), str(tmp_path / "long.sqlite"),
+               limits=Limits(1.5, None), workers=1, progress_stream=log)
+    lines = log.getvalue().splitlines()
+    assert all(PROGRESS_LINE.fullmatch(line) for line in lines), lines
+    assert sum(1 for line in lines if "0/1 " in line) >= 2 and "1/1 " in lines[-1], lines
 
 
 # --- bad input: one line, exit 2, nothing written ---------------------------------------------

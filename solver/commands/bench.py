@@ -30,9 +30,9 @@ solver is to the floor for a program that must print a line.
 
 The Markdown tables go to stdout; the results are saved under --out (default: the current
 directory) as bench-YYYYMMDD-HHMMSS.json (settings, machine, git commit, figures per game, one
-row per deal) and .md. Progress (deals done, rate, ETA) goes to stderr: a bar redrawn in place
-on a terminal; otherwise (a log file, a pipe) a plain line at most every 30 seconds and one at
-the end. --jobs N spreads the deals over N processes (faster; the timings then share the
+row per deal) and .md. Progress (deals done, rate, time elapsed, ETA) goes to stderr: a bar redrawn in place
+on a terminal; otherwise (a log file, a pipe) a plain line every 30 seconds (also while one long
+deal runs: the elapsed time moves on) and one at the end. --jobs N spreads the deals over N processes (faster; the timings then share the
 machine). benchmarks/README.md explains every figure.
 
 Ctrl-C stops the run (and the --jobs processes) and saves the deals measured so far in the
@@ -73,7 +73,7 @@ def run(args) -> int:
                              reference_deals=args.reference_deals, jobs=args.jobs)
     check_output_directory(args.out)
     planned = len(games) * len(settings.deals)
-    progress = Progress(planned, sys.stderr)
+    progress = Progress(planned, sys.stderr).start_heartbeat()
     try:
         report = bench(settings, progress)
     finally:
