@@ -39,7 +39,9 @@ PERCENTILES = (50, 90, 99)
 @dataclass(frozen=True)
 class BenchSettings:
     """What one benchmark run does. ``reference_deals`` is how many deals from the start of
-    the range also go through the reference search (None: all of them; 0: none)."""
+    the range also go through the reference search (None: all of them; 0: none). ``threads``
+    is solve()'s (2: the exhaustive search alone beside the usual one; then no deal counts as
+    greedily winnable, since the statistics add up both threads' nodes)."""
 
     games: tuple
     deals: range
@@ -50,6 +52,7 @@ class BenchSettings:
     reference_deals: int | None = None
     replay_repeat: int = DEFAULT_REPLAY_REPEAT
     jobs: int = 1
+    threads: int = 1
 
     def __post_init__(self):
         if not self.games:
@@ -62,6 +65,8 @@ class BenchSettings:
             if getattr(self, name) < 1:
                 raise ValueError(f"bad {name.replace('_', ' ')} {getattr(self, name)!r}: "
                                  f"expected a positive integer")
+        if self.threads not in (1, 2):
+            raise ValueError(f"bad thread count {self.threads!r}: expected 1 or 2")
         if self.reference_deals is not None and self.reference_deals < 0:
             raise ValueError(f"bad reference deal count {self.reference_deals!r}")
 
@@ -129,7 +134,7 @@ def measure_deal(game_id: str, number: int, settings: BenchSettings) -> DealReco
     started = time.perf_counter()
     try:
         result = solve(game.id, deal, max_nodes=settings.max_nodes, timeout=settings.timeout,
-                       max_memory=settings.max_memory)
+                       max_memory=settings.max_memory, threads=settings.threads)
     except SearchInterrupted:
         raise KeyboardInterrupt from None
     wall = time.perf_counter() - started
@@ -139,7 +144,7 @@ def measure_deal(game_id: str, number: int, settings: BenchSettings) -> DealReco
     if result.verdict is Verdict.WINNABLE:
         record.solution_length = len(result.moves)
         record.via = result.via
-    if is_greedy(result):
+    if settings.threads == 1 and is_greedy(result):
         core = core_game(game, deal)
         best_search, path = math.inf, None
         for _ in range(settings.replay_repeat):
@@ -463,7 +468,9 @@ def markdown(report: dict) -> str:
         f"Machine: {m['cpu']}, {m['cores']} cores, {memory}, {m['python']}; commit {commit}; "
         f"solver {report['solver_version']}. Limits per deal: {limit}, {memory_limit} of table"
         + (f", {s['max_nodes']} nodes" if s.get("max_nodes") else "")
-        + f"; {s['jobs']} process{'es' if s['jobs'] != 1 else ''}. Run took {report['seconds']:.0f} s.",
+        + f"; {s['jobs']} process{'es' if s['jobs'] != 1 else ''}"
+        + (f", {s['threads']} threads each" if s.get("threads", 1) != 1 else "")
+        + f". Run took {report['seconds']:.0f} s.",
         "",
     ]
     if report.get("interrupted"):
@@ -541,6 +548,9 @@ def _reference_table(s: dict, games: dict) -> list:
 def _greedy_table(s: dict, games: dict) -> list:
     """The greedy section of :func:`markdown`: a table, or one sentence when no deal was
     greedily winnable."""
+    if s.get("threads", 1) != 1:
+        return [f"No search / replay comparison with --threads {s['threads']}: the statistics add "
+                "up both threads' nodes, so a greedy win cannot be told from them."]
     if not any(f["greedy"]["deals"] for f in games.values()):
         return ["No deal was greedily winnable (won with nodes = solution length), so there is "
                 "no search / replay comparison."]

@@ -125,6 +125,7 @@ def test_bench_markdown_has_a_row_per_game_in_each_table(bench_run):
     (["--deals", "1..2", "--timeout", "0"], "--timeout"),
     (["--deals", "1..2", "--reference-deals", "-1"], "reference deal count"),
     (["--deals", "1..2", "--jobs", "0"], "--jobs"),
+    (["--deals", "1..2", "--threads", "3"], "--threads"),
 ])
 def test_bench_bad_input(run_solver, args, fragment):
     result = run_solver("bench", *args)
@@ -136,7 +137,8 @@ def test_bench_bad_input(run_solver, args, fragment):
 def test_bench_help_lists_every_option(run_solver):
     text = " ".join(run_solver("bench", "--help").stdout.split())
     for option in ("--deals", "--timeout", "--max-memory", "--max-nodes", "--reference-nodes",
-                   "--reference-deals", "--jobs", "--out", "exit status", "130 interrupted"):
+                   "--reference-deals", "--jobs", "--threads", "--out", "exit status",
+                   "130 interrupted"):
         assert option in text, option
 
 
@@ -166,6 +168,28 @@ def test_jobs_give_the_same_records_as_one_process():
                                   jobs=2))
     assert [(r.game, r.deal, r.verdict, r.nodes) for r in one] == \
            [(r.game, r.deal, r.verdict, r.nodes) for r in two]
+
+
+def test_two_threads_give_the_same_verdicts_and_leave_out_the_greedy_figure(tmp_path, capsys):
+    """--threads 2: solve(threads=2) per deal (same verdicts; every winning line the core found
+    is still replayed by solve()), no greedy figure (the nodes add up both threads), and the
+    Markdown says so."""
+    from solver.cli import main as cli_main
+    deals = range(1, 13)
+    one = run_bench(BenchSettings(("intrigue",), deals, timeout=20, reference_deals=0))
+    assert any(r.greedy_replay_seconds is not None for r in one)     # else the check is empty
+    status = cli_main(["bench", "intrigue", "--deals", "1..12", "--timeout", "20",
+                       "--reference-deals", "0", "--threads", "2", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == 0
+    data = json.loads(next(tmp_path.glob("bench-*.json")).read_text())
+    assert data["settings"]["threads"] == 2
+    rows = [dict(zip(data["deal_columns"], row)) for row in data["deal_rows"]]
+    assert [(r["deal"], r["verdict"]) for r in rows] == [(r.deal, r.verdict) for r in one]
+    assert all(r["greedy_replay_seconds"] is None for r in rows)
+    assert "2 threads each" in out and "No search / replay comparison with --threads 2" in out
+    with pytest.raises(ValueError, match="thread count"):
+        BenchSettings(("intrigue",), deals, threads=0)
 
 
 def test_is_greedy():

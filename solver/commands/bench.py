@@ -30,10 +30,13 @@ solver is to the floor for a program that must print a line.
 
 The Markdown tables go to stdout; the results are saved under --out (default: the current
 directory) as bench-YYYYMMDD-HHMMSS.json (settings, machine, git commit, figures per game, one
-row per deal) and .md. Progress (deals done, rate, time elapsed, ETA) goes to stderr: a bar redrawn in place
-on a terminal; otherwise (a log file, a pipe) a plain line every 30 seconds (also while one long
-deal runs: the elapsed time moves on) and one at the end. --jobs N spreads the deals over N processes (faster; the timings then share the
-machine). benchmarks/README.md explains every figure.
+row per deal) and .md. Progress (deals done, rate, time elapsed, ETA) goes to stderr: a bar
+redrawn in place on a terminal; otherwise (a log file, a pipe) a plain line every 30 seconds
+(also while one long deal runs: the elapsed time moves on) and one at the end. --jobs N spreads
+the deals over N processes (faster; the timings then share the machine). --threads 2 solves each
+deal with two threads, as 'solver solve --threads 2' (the exhaustive search alone beside the
+usual one; the core's seconds then run from the start to the end of both, and the greedy figure
+is left out). benchmarks/README.md explains every figure.
 
 Ctrl-C stops the run (and the --jobs processes) and saves the deals measured so far in the
 same two files, with "interrupted": true in the JSON and a line in the Markdown saying after how
@@ -61,6 +64,9 @@ def add_arguments(parser) -> None:
                              "(default: every deal; 0: none)")
     parser.add_argument("--jobs", metavar="N", type=option_type(positive_int), default=1,
                         help="processes solving deals at once (default: %(default)s)")
+    parser.add_argument("--threads", type=int, choices=(1, 2), default=1,
+                        help="threads per deal: 2 runs the exhaustive search alone beside the usual "
+                             "one, as 'solver solve --threads 2' (default: %(default)s)")
     parser.add_argument("--out", metavar="DIR", default=".",
                         help="directory for the JSON and Markdown results (default: .)")
 
@@ -70,7 +76,8 @@ def run(args) -> int:
     settings = BenchSettings(games=games, deals=parse_deal_range(args.deals), timeout=args.timeout,
                              max_memory=args.max_memory, max_nodes=args.max_nodes,
                              reference_nodes=args.reference_nodes,
-                             reference_deals=args.reference_deals, jobs=args.jobs)
+                             reference_deals=args.reference_deals, jobs=args.jobs,
+                             threads=args.threads)
     check_output_directory(args.out)
     planned = len(games) * len(settings.deals)
     progress = Progress(planned, sys.stderr).start_heartbeat()
