@@ -1,6 +1,8 @@
 """The public entry point: ``solve(game, deal)``."""
 from __future__ import annotations
 
+import os
+import threading
 import time
 from dataclasses import replace
 
@@ -33,9 +35,11 @@ def solve(game, deal, *, max_nodes: int | None = None, timeout: float | None = N
     ``inner=False`` runs the game's own search alone, with the whole limits.
 
     ``threads=2`` runs, beside the searches above, the game's exhaustive search alone (no probes)
-    in a second thread, with the whole time and node limits; the first verdict on the game
-    stops the other search (docs/solver.md, "Two threads"). Their tables share ``max_memory``,
-    the second thread's at most half of it. The verdict is the same as with one thread where
+    in a second thread, with the whole node limit and the time left; the first verdict on the
+    game stops the other search (docs/solver.md, "Two threads"). The second thread starts
+    ``SECOND_THREAD_DELAY`` (2 ms) after the first, or as soon as that ends undecided; a deal
+    decided sooner runs in one thread. Their tables share ``max_memory``, the second thread's at
+    most half of it. The verdict is the same as with one thread where
     that decides; the winning line may differ from run to run.
 
     Ctrl-C raises :class:`~solver.core.SearchInterrupted` (a KeyboardInterrupt) whose
@@ -91,21 +95,54 @@ def _solve(g, d, inner: bool, *, max_nodes, timeout, max_memory, prune, line,
                   length=len(moves) if line else found.length, via=inner_game.id)
 
 
-def _solve_two_threads(g, d, inner: bool, *, max_nodes, timeout, max_memory, prune,
-                       line) -> Result:
-    """threads=2 (docs/solver.md, "Two threads"): the game's exhaustive search alone in a second
-    thread, with the whole limits but at most half the memory, beside _solve in this one; their
-    tables share max_memory.  The first verdict on the game stops the other search."""
-    import threading
+# threads=2: the second thread's search starts only if the first has not decided the deal within
+# this many seconds (most deals take well under it; docs/solver.md, "Two threads", *Late start*).
+SECOND_THREAD_DELAY = 0.002
 
+_second_threads = None          # (pid, ThreadPoolExecutor): threads kept for the second searches
+_second_threads_lock = threading.Lock()
+
+
+def _second_thread_pool():
+    """The executor that runs the second searches of threads=2. Its threads are kept between
+    calls (making a thread costs about as much as deciding a median deal), made on first use,
+    and made again in a forked child, which inherits the executor but not its threads."""
+    global _second_threads
+    with _second_threads_lock:
+        if _second_threads is None or _second_threads[0] != os.getpid():
+            from concurrent.futures import ThreadPoolExecutor
+            _second_threads = (os.getpid(), ThreadPoolExecutor(
+                max_workers=8, thread_name_prefix="solver-exhaustive"))
+        return _second_threads[1]
+
+
+def _solve_two_threads(g, d, inner: bool, *, max_nodes, timeout, max_memory, prune,
+                       line, delay: float = SECOND_THREAD_DELAY) -> Result:
+    """threads=2 (docs/solver.md, "Two threads"): the game's exhaustive search alone in a second
+    thread, with the whole node limit but at most half the memory, beside _solve in this one;
+    their tables share max_memory.  The first verdict on the game stops the other search.  The
+    second search starts ``delay`` seconds after the first, or as soon as that one ends
+    undecided, and not at all if it decided; its time limit counts from the start of the first."""
     from . import _core, core
     memory = max_memory if max_memory is not None else core.DEFAULT_MAX_MEMORY
     shared = _core.SharedSearch(memory)
     box = {}
+    wake = threading.Event()        # set when the first search ends: no more waiting
+    gate = threading.Lock()         # orders the second search's start against the first's end
+    state = {"cancelled": False, "started": False}
 
     def exhaustive():
+        wake.wait(delay)
+        with gate:
+            if state["cancelled"] or shared.stopped:
+                return                                    # decided (or interrupted) meanwhile
+            state["started"] = True
+        box["start"] = time.perf_counter() - t0
+        left = None if timeout is None else timeout - box["start"]
+        if left is not None and left <= 0:
+            return
         try:
-            found = core.run(g, d, max_nodes=max_nodes, timeout=timeout,
+            found = core.run(g, d, max_nodes=max_nodes, timeout=left,
                              max_memory=max(1, memory // 2), prune=prune, line=line,
                              probes=False, shared=shared)
         except core.SearchInterrupted as interrupted:     # Ctrl-C: this thread's poll
@@ -114,21 +151,33 @@ def _solve_two_threads(g, d, inner: bool, *, max_nodes, timeout, max_memory, pru
             shared.stop()
         box["result"] = found
 
-    worker = threading.Thread(target=exhaustive, name="solver-exhaustive", daemon=True)
-    worker.start()
+    def first_ended(decided: bool) -> bool:
+        """Stop or release the second search; whether it started (and must be waited for)."""
+        if decided:
+            shared.stop()
+        with gate:
+            state["cancelled"] = decided
+            started = state["started"]
+        wake.set()
+        return started or not decided
+
     t0 = time.perf_counter()
+    worker = _second_thread_pool().submit(exhaustive)
     try:
         main = _solve(g, d, inner, max_nodes=max_nodes, timeout=timeout, max_memory=memory,
                       prune=prune, line=line, shared=shared)
-        if main.verdict is not Verdict.UNKNOWN:
-            shared.stop()
     except BaseException:
-        shared.stop()
-        _join(worker)
+        if first_ended(True):
+            _join(worker)
         raise
-    interrupted = _join(worker)
+    # A second search that has not started never will: it is not waited for (its thread wakes
+    # at once, sees the flag and goes back to the pool).
+    interrupted = _join(worker) if first_ended(main.verdict is not Verdict.UNKNOWN) else False
     other = box.get("result")
-    wall = time.perf_counter() - t0
+    # The search time as one thread counts it (Stats.seconds: the searches, not the line built
+    # after them): thread 0's, or up to the end of thread 1's search where that ends later.
+    seconds = main.stats.seconds if other is None else \
+        max(main.stats.seconds, box["start"] + other.stats.seconds)
     if main.verdict is Verdict.UNKNOWN and other is not None and \
             other.verdict is not Verdict.UNKNOWN:
         chosen = other
@@ -136,7 +185,7 @@ def _solve_two_threads(g, d, inner: bool, *, max_nodes, timeout, max_memory, pru
         chosen = main
     # table_bytes: the most the tables (with the dead-end caches) held at once, together
     stats = replace(_sum(main.stats, other.stats) if other is not None else main.stats,
-                    seconds=wall, table_bytes=shared.pool_peak)
+                    seconds=seconds, table_bytes=shared.pool_peak)
     result = replace(chosen, stats=stats)
     if interrupted and result.verdict is Verdict.UNKNOWN:
         raise core.SearchInterrupted(replace(result, reason="interrupted"))
@@ -144,14 +193,15 @@ def _solve_two_threads(g, d, inner: bool, *, max_nodes, timeout, max_memory, pru
 
 
 def _join(worker) -> bool:
-    """Wait for the other search (stopped, or at its limits); True if Ctrl-C came meanwhile."""
+    """Wait for the other search (a Future: stopped, or at its limits); True if Ctrl-C came
+    meanwhile. An error in it is raised here."""
     interrupted = False
-    while worker.is_alive():
+    while True:
         try:
-            worker.join()
+            worker.result()
+            return interrupted
         except KeyboardInterrupt:
             interrupted = True
-    return interrupted
 
 
 def _sum(a: Stats, b: Stats) -> Stats:

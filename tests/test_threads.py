@@ -71,6 +71,98 @@ def test_the_first_to_decide_stops_the_other():
     assert alone.stats.nodes <= two.stats.nodes < usual.stats.nodes
 
 
+def test_the_second_search_starts_late_and_only_where_needed(hard_deal):
+    """The exhaustive search starts SECOND_THREAD_DELAY after the usual one: not at all where
+    that one decides first (the result is then one thread's, node for node), at once where it
+    ends undecided sooner, and its time limit counts from the start of the first."""
+    import time
+
+    from solver.api import SECOND_THREAD_DELAY, _solve_two_threads
+    assert 0 < SECOND_THREAD_DELAY <= 0.01
+    game = find_game("intrigue")
+    deal = deal_from_number(game, 3)                 # greedily won: 201 nodes
+    one = solve(game, deal)
+    started = time.perf_counter()
+    two = _solve_two_threads(game, deal, True, max_nodes=None, timeout=None, max_memory=None,
+                             prune=True, line=True, delay=60.0)
+    assert time.perf_counter() - started < 30        # it did not sit out the delay
+    assert (two.verdict, two.moves, two.stats.nodes) == (one.verdict, one.moves, one.stats.nodes)
+
+    game = find_game(hard_deal[0])
+    deal = deal_from_number(game, int(hard_deal[1]))
+    one = solve(game, deal, max_nodes=20_000, inner=False)
+    assert one.verdict is Verdict.UNKNOWN and one.reason == "nodes"
+    started = time.perf_counter()
+    two = _solve_two_threads(game, deal, False, max_nodes=20_000, timeout=None, max_memory=None,
+                             prune=True, line=True, delay=60.0)
+    assert time.perf_counter() - started < 30        # started as soon as the first ended
+    assert two.stats.nodes == 2 * 20_000             # both ran to the node limit
+
+    two = _solve_two_threads(game, deal, False, max_nodes=None, timeout=1.0, max_memory=None,
+                             prune=True, line=True, delay=0.8)
+    assert two.verdict is Verdict.UNKNOWN and two.stats.nodes > one.stats.nodes
+    # both end at the limit counted from the start: about 1 s, not 0.8 + 1 s
+    assert two.stats.seconds < 1.6
+
+
+def test_two_threads_count_the_searches_seconds_not_the_lines(monkeypatch):
+    """Stats.seconds with two threads is what one thread reports, the searches' time (not the
+    building of the line after them): thread 0's own, or up to the end of thread 1's search."""
+    import time
+
+    import solver.api as api
+    from solver import core
+    from solver.result import Result, Stats
+    game = find_game("intrigue")
+    deal = deal_from_number(game, 3)
+    kw = dict(max_nodes=None, timeout=None, max_memory=None, prune=True, line=True)
+
+    def first(verdict, seconds):
+        def fake(g, d, inner, **limits):
+            time.sleep(0.05)                        # the wall time is longer than the seconds
+            return Result(g.id, "3", verdict, [], Stats(nodes=7, seconds=seconds))
+        return fake
+
+    monkeypatch.setattr(api, "_solve", first(Verdict.WINNABLE, 0.0125))
+    two = api._solve_two_threads(game, deal, True, delay=60.0, **kw)
+    assert (two.stats.seconds, two.stats.nodes) == (0.0125, 7)     # thread 1 never started
+
+    monkeypatch.setattr(api, "_solve", first(Verdict.UNKNOWN, 0.0125))
+    monkeypatch.setattr(core, "run", lambda g, d, **limits: Result(
+        g.id, "3", Verdict.UNWINNABLE, [], Stats(nodes=5, seconds=1.0)))
+    two = api._solve_two_threads(game, deal, True, delay=60.0, **kw)
+    # thread 1 started when thread 0 ended, about 0.05 s in, and searched for 1 s
+    assert two.verdict is Verdict.UNWINNABLE and two.stats.nodes == 12
+    assert 1.05 <= two.stats.seconds < 2.0
+
+
+def _second_search_runs(game_id, number, queue):
+    from solver.api import _solve_two_threads
+    game = find_game(game_id)
+    two = _solve_two_threads(game, deal_from_number(game, number), False, max_nodes=5_000,
+                             timeout=None, max_memory=None, prune=True, line=False, delay=60.0)
+    queue.put(two.stats.nodes)
+
+
+def test_the_second_searchs_threads_are_made_again_after_fork(hard_deal):
+    """The second searches run on threads kept between calls; a forked child inherits the
+    executor but not its threads, so it must make its own (else its second search would never
+    start, and the call never end)."""
+    import multiprocessing
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    _second_search_runs(*hard_deal[:1], int(hard_deal[1]), queue := multiprocessing.Queue())
+    assert queue.get(timeout=60) == 2 * 5_000
+    child = multiprocessing.get_context("fork").Process(
+        target=_second_search_runs, args=(hard_deal[0], int(hard_deal[1]), queue))
+    child.start()
+    child.join(60)
+    if child.is_alive():
+        child.kill()
+        pytest.fail("the forked child's second search never ran")
+    assert child.exitcode == 0 and queue.get(timeout=10) == 2 * 5_000
+
+
 def test_the_tables_share_the_memory_limit(hard_deal):
     """The usual search alone fills the limit; beside the exhaustive one, the two tables
     together stay within it, and both searches ran."""

@@ -29,14 +29,14 @@ to replay its own line through the core (best of {DEFAULT_REPLAY_REPEAT} each): 
 solver is to the floor for a program that must print a line.
 
 The Markdown tables go to stdout; the results are saved under --out (default: the current
-directory) as bench-YYYYMMDD-HHMMSS.json (settings, machine, git commit, figures per game, one
-row per deal) and .md. Progress (deals done, rate, time elapsed, ETA) goes to stderr: a bar
-redrawn in place on a terminal; otherwise (a log file, a pipe) a plain line every 30 seconds
-(also while one long deal runs: the elapsed time moves on) and one at the end. --jobs N spreads
-the deals over N processes (faster; the timings then share the machine). --threads 2 solves each
-deal with two threads, as 'solver solve --threads 2' (the exhaustive search alone beside the
-usual one; the core's seconds then run from the start to the end of both, and the greedy figure
-is left out). benchmarks/README.md explains every figure.
+directory) as bench-YYYYMMDD-HHMMSS.json (settings, machine, git commit, figures per game,
+one row per deal) and .md. Progress (deals done, rate, time elapsed, ETA) goes to stderr: a
+bar redrawn in place on a terminal; otherwise (a log file, a pipe) a plain line every 30
+seconds (also while one long deal runs: the elapsed time moves on) and one at the end.
+--jobs N spreads the deals over N processes (faster; the timings then share the machine).
+--threads 2 solves each deal with two threads, as 'solver solve --threads 2' (the exhaustive
+search alone beside the usual one; the core's seconds then run to the end of the later
+search, and the greedy figure is left out). benchmarks/README.md explains every figure.
 
 Ctrl-C stops the run (and the --jobs processes) and saves the deals measured so far in the
 same two files, with "interrupted": true in the JSON and a line in the Markdown saying after how

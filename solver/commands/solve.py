@@ -51,12 +51,14 @@ memory bound. --no-prune turns every pruning rule of the search off
 (docs/solver.md): slower, and meant as a soundness check, since the verdicts must not change.
 
 Two threads: --threads 2 runs, beside the usual search, the exhaustive search alone (no
-probes first) in a second thread, and the first of the two to decide stops the other; each
-gets --timeout and --max-nodes, and their tables share --max-memory (the second's at most
-half); the statistics add up both threads' nodes (seconds: from the start to the end of
-both). Unwinnable deals whose proof needs most of the time are decided sooner; the verdict is
-the same, but which search finds a winning line first depends on timing, so the line printed
-may differ from run to run. Default 1 thread: the same output every run.
+probes first) in a second thread, and the first of the two to decide stops the other. The
+second starts 2 ms after the first (at once if the first ends undecided sooner; not at all
+if it decides), so a quick deal runs in one thread. Each gets --max-nodes, both end at
+--timeout counted from the start, and their tables share --max-memory (the second's at most
+half); the statistics add up both threads' nodes (seconds: to the end of the later search).
+Unwinnable deals whose proof needs most of the time are decided sooner; the verdict is the
+same, but which search finds a winning line first depends on timing, so the line printed may
+differ from run to run. Default 1 thread: the same output every run.
 
 Ctrl-C ends the search promptly and prints the partial result (unknown, reason interrupted,
 statistics so far); deals not yet started are not solved.
