@@ -77,6 +77,7 @@ typedef struct {
     int probe_mode;         /* the running probe's mode (GameOps.choice_cost), else -1 */
     size_t memo_bytes;      /* the memory the game's memo may take (GameOps.memo_size), 0: none */
     size_t memo_held;       /* what the game's memo holds now (set by the game) */
+    int shared;             /* 1 where another search of the deal runs beside this one (a pool) */
 } ScratchHead;
 
 /* Search state: big enough for either family's state. */

@@ -261,6 +261,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     if (memo_bytes > memo_room || !pool_take(lim->pool, memo_bytes)) memo_bytes = 0;
     run_lim.max_bytes -= memo_bytes;
     head->memo_bytes = memo_bytes;
+    head->shared = lim->pool != NULL;
     lim = &run_lim;
     /* One table for all the searches of the deal, each starting with it emptied (dfs). */
     Table table;

@@ -167,8 +167,9 @@ static void place(Key *slots, uint8_t *tags, uint64_t cap, const Key *k) {
  * random; with 2 MiB pages a table of hundreds of megabytes needs a few hundred TLB entries
  * instead of tens of thousands.  Measured: Banner 1770 at 15,000,000 nodes 5.1 -> 4.9 s, nothing
  * seen at 2 s per deal.  A hint only: where the kernel ignores it (THP off) nothing changes, and
- * the contents are the same either way.  -DTABLE_NO_HUGEPAGES leaves it out. */
-static void advise_huge(void *p, size_t bytes) {
+ * the contents are the same either way.  -DTABLE_NO_HUGEPAGES leaves it out.  The Salic room
+ * memo asks for them too (salic.c), for another reason: see table.h. */
+void advise_huge(void *p, size_t bytes) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(TABLE_NO_HUGEPAGES)
     const uintptr_t huge = (uintptr_t)1 << 21;
     uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1);

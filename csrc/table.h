@@ -13,6 +13,13 @@
 
 #include "core.h"
 
+/* Ask the kernel for 2 MiB pages on the aligned part of [p, p + bytes): a hint (table.c).  Also
+ * for any large zeroed block read and written at random while another thread of the process
+ * runs (solver threads=2): the first write to each page of fresh zeroed memory replaces the
+ * shared zero page that a read mapped, and that change must be flushed from every core running
+ * the process (an inter-processor interrupt); with 2 MiB pages it happens 512 times less. */
+void advise_huge(void *p, size_t bytes);
+
 /* What one slot costs: the key and its tag. */
 #define TABLE_ENTRY_BYTES (sizeof(Key) + 1)
 
