@@ -30,7 +30,8 @@ it; each worker holds one set). Work runs on a local process pool of --workers p
 tcp://HOST:PORT, on that Dask cluster (needs the 'dask' extra, and the solver installed on its
 workers). Progress (deals done, rate, time elapsed, ETA, winnable so far) goes to stderr: a bar
 redrawn in place on a terminal; otherwise (a log file, a pipe) a plain line every 30 seconds
-(also while long deals run: the elapsed time moves on) and one at the end. The last line on stdout sums up the range.
+(also while long deals run: the elapsed time moves on) and one at the end. The last line on
+stdout sums up the range.
 
 exit status: 0 done; 2 bad input (unknown game, empty or reversed range, a database that is
 read-only, corrupt, not a survey database or bound to another game, an unreachable scheduler),
