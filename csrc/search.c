@@ -143,6 +143,7 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
         int seen = table_insert(table, &key);
         if (seen == TABLE_SEEN) continue;
         if (seen == TABLE_FULL) { status = SEARCH_LIMIT_MEMORY; break; }
+        if (seen == TABLE_TIME) { status = SEARCH_LIMIT_TIME; break; }
         nodes++;
         if (ops->is_won(deal, &child->state)) {
             status = SEARCH_WIN;
@@ -271,6 +272,9 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
         out->status = SEARCH_LIMIT_MEMORY;
         return SEARCH_LIMIT_MEMORY;
     }
+    /* No grow of a table may outlast the time limit (table_set_deadline). */
+    double deadline = lim->max_seconds > 0 ? t0 + lim->max_seconds : 0.0;
+    table_set_deadline(&table, deadline, 0.0);
     /* First a short exhaustive search: most deals are decided within it.  If it ends undecided,
      * probes follow: finding a win is usually cheap when the line strays little from the move
      * order, while a plain depth-first search can sink its whole budget under one early mistake.
@@ -283,8 +287,10 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     status = dfs(ops, deal, start, &first_lim, -1, 0, first, t0, scratch, NULL, &table, out);
     log_step(out, STEP_FIRST, 0, 0, 0, -1, first, 0, status);
     if (status != SEARCH_LIMIT_NODES || out->nodes >= budget) goto done;
-    if (use_cache && table_init_pool(&dead_table, dead_bytes, lim->pool) == 0)
+    if (use_cache && table_init_pool(&dead_table, dead_bytes, lim->pool) == 0) {
         dead = &dead_table;
+        table_set_deadline(dead, deadline, 0.0);
+    }
     /* With a time limit, a new probe (each twice the last) may start while less than
      * 1/PROBE_SHARE of the time has gone, and with PROBE_TIME_CAP every probe is stopped there,
      * so that the final search keeps the rest; without a time limit, lim->probes probes are run.

@@ -1,12 +1,14 @@
-/* madvise and MADV_HUGEPAGE are outside strict C11: ask glibc for them. */
-#define _DEFAULT_SOURCE
+/* madvise, MADV_HUGEPAGE, mremap and clock_gettime are outside strict C11: ask glibc for them. */
+#define _GNU_SOURCE
 
 #include "table.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #if defined(__linux__)
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 #define INITIAL_CAPACITY (1u << 12)
@@ -16,6 +18,11 @@
 #define GROW_DEN 4
 #define LAST_NUM 7
 #define LAST_DEN 8
+/* A grow is not started when it would end after the deadline by this estimate: GROW_MARGIN
+ * times the seconds per unit the last grow took, times its units (grow_units; a key rehashed is
+ * one unit, a new slot NEW_SLOT_UNITS; table_set_deadline). */
+#define GROW_MARGIN 1.5
+#define NEW_SLOT_UNITS 3.0
 
 static inline uint64_t mix64(uint64_t x) {
     /* splitmix64's finaliser: every input bit reaches every output bit. */
@@ -101,6 +108,79 @@ void pool_give(MemPool *pool, size_t bytes) {
     if (pool) __atomic_fetch_sub(&pool->used, bytes, __ATOMIC_RELAXED);
 }
 
+/* The arrays' memory.  Arrays below MAP_FROM come from malloc (realloc to grow), and ask for
+ * 2 MiB pages on their aligned part.  From MAP_FROM bytes on (Linux) an array is a mapping of
+ * its own, grown with mremap, which moves the pages and copies nothing, and asked for 2 MiB
+ * pages as a whole.  glibc's realloc also uses mremap for its own large blocks, but madvise on
+ * the aligned part of one splits its mapping in three, and then mremap fails and realloc copies
+ * the whole array into new pages: measured, the last grow to 2 GiB took 4.6 s of copy and first
+ * touch there, and filling 2 GiB took 19.8 s against 13.6 s now (medians of 3).  MAP_FROM is
+ * glibc's largest threshold for its own mappings: below it, in a process that searches deal
+ * after deal, glibc serves the arrays from memory already touched, which a fresh mapping is
+ * not (mappings from 2 MiB on cost 5 % on Banner deals of about 0.1 s). */
+#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+#define MAP_FROM ((size_t)32 << 20)
+
+static size_t page_up(size_t bytes) {
+    static size_t page;
+    if (!page) {
+        long p = sysconf(_SC_PAGESIZE);
+        page = p > 0 ? (size_t)p : 4096;
+    }
+    return (bytes + page - 1) / page * page;
+}
+
+static void advise_mapping(void *p, size_t bytes) {
+#if defined(MADV_HUGEPAGE) && !defined(TABLE_NO_HUGEPAGES)
+    madvise(p, page_up(bytes), MADV_HUGEPAGE);      /* the whole mapping: it is not split */
+#else
+    (void)p; (void)bytes;
+#endif
+}
+#endif
+
+/* Grow an array of old bytes (p; NULL when old is 0) to bytes, keeping its contents; NULL, with
+ * p unchanged, when memory runs out.  A new array is zeroed when zero is set. */
+static void *array_grow(void *p, size_t old, size_t bytes, int zero) {
+#ifdef MAP_FROM
+    if (bytes >= MAP_FROM) {
+        void *q;
+        if (old >= MAP_FROM) {
+            q = mremap(p, page_up(old), page_up(bytes), MREMAP_MAYMOVE);
+            if (q == MAP_FAILED) return NULL;
+        } else {
+            q = mmap(NULL, page_up(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                     -1, 0);
+            if (q == MAP_FAILED) return NULL;
+            if (old) memcpy(q, p, old);
+            free(p);
+        }
+        advise_mapping(q, bytes);
+        return q;
+    }
+#endif
+    void *q = !old && zero ? calloc(bytes, 1) : realloc(p, bytes);
+    if (q) advise_huge(q, bytes);
+    return q;
+}
+
+static void array_free(void *p, size_t bytes) {
+#ifdef MAP_FROM
+    if (bytes >= MAP_FROM) {
+        if (p) munmap(p, page_up(bytes));
+        return;
+    }
+#endif
+    (void)bytes;
+    free(p);
+}
+
+static double table_clock(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 int table_init(Table *t, size_t max_bytes) { return table_init_pool(t, max_bytes, NULL); }
 
 int table_init_pool(Table *t, size_t max_bytes, MemPool *pool) {
@@ -110,18 +190,18 @@ int table_init_pool(Table *t, size_t max_bytes, MemPool *pool) {
     while (cap > 16 && cap * TABLE_ENTRY_BYTES > max_bytes) cap >>= 1;
     if (!pool_take(pool, cap * TABLE_ENTRY_BYTES)) return -1;
     t->pool = pool;
-    t->slots = malloc(cap * sizeof(Key));
-    t->tags = calloc(cap, 1);
+    t->slots = array_grow(NULL, 0, cap * sizeof(Key), 0);
+    t->tags = array_grow(NULL, 0, cap, 1);
     if (!t->slots || !t->tags) {
-        free(t->slots);
-        free(t->tags);
+        array_free(t->slots, cap * sizeof(Key));
+        array_free(t->tags, cap);
         t->slots = NULL;
         t->tags = NULL;
         pool_give(pool, cap * TABLE_ENTRY_BYTES);
         t->pool = NULL;
         return -1;
     }
-    t->capacity = t->allocated = cap;
+    t->capacity = t->allocated = t->tag_slots = cap;
     set_limit(t);
     return 0;
 }
@@ -145,11 +225,11 @@ void table_reset(Table *t, uint64_t want) {
 void table_free(Table *t) {
     pool_give(t->pool, (size_t)t->allocated * TABLE_ENTRY_BYTES);
     t->pool = NULL;
-    free(t->slots);
-    free(t->tags);
+    array_free(t->slots, (size_t)t->allocated * sizeof(Key));
+    array_free(t->tags, (size_t)t->tag_slots);
     t->slots = NULL;
     t->tags = NULL;
-    t->capacity = t->allocated = t->count = 0;
+    t->capacity = t->allocated = t->tag_slots = t->count = 0;
 }
 
 size_t table_bytes(const Table *t) { return (size_t)t->capacity * TABLE_ENTRY_BYTES; }
@@ -182,15 +262,15 @@ void advise_huge(void *p, size_t bytes) {
 
 /* Grow to next_capacity() in place, so that the old and the new array are never both alive and
  * the last size can take all of max_bytes.  -2, with the table unchanged, when its pool has not
- * the memory (another table of the pool took it); -1 when memory runs out: if realloc fails the
- * table is unchanged; if the small side buffer cannot grow, the keys that did not fit in it are
+ * the memory (another table of the pool took it); -1 when memory runs out: if an array cannot
+ * grow the table is unchanged; if the small side buffer cannot grow, the keys that did not fit in it are
  * lost (a valid table that has forgotten some positions: the search then stops, see table_insert).
  *
  * A slot is in use exactly when its tag is not 0: the keys of empty slots are never read, so a
  * reset (table_reset) clears the tags alone, and the arrays keep the memory they have.
  *
- * 1. Unless the arrays are already that large (a table reset after it had grown), realloc both
- *    to the new size (for large blocks glibc remaps the pages, it does not copy).
+ * 1. Unless the arrays are already that large (a table reset after it had grown), grow both
+ *    to the new size (array_grow: large arrays are remapped, not copied).
  * 2. Move the keys, in slot order, to the top `count` slots.  Reading down from the top of the
  *    old array and writing down from the top of the new one, the write index never falls below
  *    the read index, so no unread key is overwritten.  Then clear every tag.
@@ -213,21 +293,23 @@ static int grow(Table *t) {
     if (cap2 > t->allocated) {
         /* Reserved before it is taken: another table of the pool may have grown meanwhile. */
         if (!pool_take(t->pool, (size_t)(cap2 - t->allocated) * TABLE_ENTRY_BYTES)) return -2;
-        uint8_t *tags = realloc(t->tags, cap2);
-        if (!tags) {
-            pool_give(t->pool, (size_t)(cap2 - t->allocated) * TABLE_ENTRY_BYTES);
-            return -1;
+        /* The tags first; if the slots then fail, the tags array stays larger (tag_slots). */
+        if (cap2 > t->tag_slots) {
+            uint8_t *tags = array_grow(t->tags, t->tag_slots, cap2, 0);
+            if (!tags) {
+                pool_give(t->pool, (size_t)(cap2 - t->allocated) * TABLE_ENTRY_BYTES);
+                return -1;
+            }
+            t->tags = tags;
+            t->tag_slots = cap2;
         }
-        t->tags = tags;
-        Key *s = realloc(t->slots, cap2 * sizeof(Key));
+        Key *s = array_grow(t->slots, t->allocated * sizeof(Key), cap2 * sizeof(Key), 0);
         if (!s) {
             pool_give(t->pool, (size_t)(cap2 - t->allocated) * TABLE_ENTRY_BYTES);
             return -1;
         }
         t->slots = s;
         t->allocated = cap2;
-        advise_huge(s, cap2 * sizeof(Key));
-        advise_huge(tags, cap2);
     }
     Key *s = t->slots;
     uint8_t *tags = t->tags;
@@ -266,6 +348,39 @@ static int grow(Table *t) {
     return lost ? -1 : 0;
 }
 
+/* What a grow to cap2 costs, in units of one key rehashed: each key is moved and placed again,
+ * and each new slot's 25 bytes are touched for the first time, which the kernel must clear:
+ * about 3 keys' worth, measured (growing to 2 GiB: 20 ns per key, 76 ns per new slot). */
+static double grow_units(const Table *t, uint64_t cap2) {
+    uint64_t fresh = cap2 > t->allocated ? cap2 - t->allocated : 0;
+    return (double)t->count + NEW_SLOT_UNITS * (double)fresh;
+}
+
+/* grow(), and with a deadline the seconds per unit it took, for too_late(). */
+static int timed_grow(Table *t) {
+    if (t->deadline <= 0) return grow(t);
+    double units = grow_units(t, next_capacity(t)), start = table_clock();
+    int grown = grow(t);
+    if (grown == 0 && units > 0) t->grow_rate = (table_clock() - start) / units;
+    return grown;
+}
+
+/* Whether the next grow, estimated from the last one, would end after the deadline.  A grow
+ * rehashes every key and first touches the new memory: at 2 GiB one takes seconds, and the search
+ * reads the clock only between nodes (docs/solver.md, "Time limit"). */
+static int too_late(const Table *t) {
+    if (t->deadline <= 0 || t->grow_rate <= 0) return 0;
+    double cost = GROW_MARGIN * t->grow_rate * grow_units(t, next_capacity(t));
+    return table_clock() + cost > t->deadline;
+}
+
+void table_set_deadline(Table *t, double deadline, double grow_rate) {
+    t->deadline = deadline;
+    t->grow_rate = grow_rate;
+}
+
+double table_clock_now(void) { return table_clock(); }
+
 uint64_t table_key_hash(const Key *key) { return key_hash(key); }
 
 int table_contains(const Table *t, const Key *key) {
@@ -286,12 +401,14 @@ int table_insert(Table *t, const Key *key) {
         i = i + 1 == cap ? 0 : i + 1;
     }
     if (t->count >= t->limit) {
-        int grown = can_grow(t) ? grow(t) : -1;
-        if (grown == -2 && t->limit < t->capacity / LAST_DEN * LAST_NUM) {
-            /* The pool is spent: this size is the last, filled as far as a last one is. */
+        int grown = !can_grow(t) ? -1 : too_late(t) ? -3 : timed_grow(t);
+        if ((grown == -2 || grown == -3) && t->limit < t->capacity / LAST_DEN * LAST_NUM) {
+            /* The pool is spent, or a grow would outlast the deadline: this size is the last,
+             * filled as far as a last one is. */
             t->limit = t->capacity / LAST_DEN * LAST_NUM;
             return table_insert(t, key);
         }
+        if (grown == -3) return TABLE_TIME;
         if (grown != 0) return TABLE_FULL;
         return table_insert(t, key);
     }

@@ -36,13 +36,16 @@ typedef struct {
     uint8_t *tags;          /* per slot: 0 empty, else 0x80 | 7 bits of the key's hash */
     uint64_t capacity;
     uint64_t allocated;     /* slots the arrays hold (at least capacity: a reset keeps them) */
+    uint64_t tag_slots;     /* the tags array's length: allocated, or more if a grow failed */
     uint64_t count;
     uint64_t limit;         /* grow (or report full) when count reaches this */
     size_t max_bytes;
     MemPool *pool;          /* NULL, or the memory this table shares with others */
+    double deadline;        /* table_set_deadline; <= 0: none */
+    double grow_rate;       /* seconds per unit of work the last grow took (table.c, grow_units) */
 } Table;
 
-enum { TABLE_NEW = 1, TABLE_SEEN = 0, TABLE_FULL = -1 };
+enum { TABLE_NEW = 1, TABLE_SEEN = 0, TABLE_FULL = -1, TABLE_TIME = -2 };
 
 /* Take bytes from the pool (NULL: always granted); 0 when the pool has not that much left.
  * pool_give returns them. */
@@ -58,8 +61,18 @@ void table_free(Table *t);
  * that fits in that memory: a search that will store at most want keys then never grows it,
  * and it pays neither a rehash nor new pages. */
 void table_reset(Table *t, uint64_t want);
-/* Insert key; TABLE_NEW if it was not there, TABLE_SEEN if it was, TABLE_FULL if out of memory. */
+/* Insert key; TABLE_NEW if it was not there, TABLE_SEEN if it was, TABLE_FULL if out of memory,
+ * TABLE_TIME if it needs a grow that would end after the deadline (table_set_deadline).  The
+ * table is unchanged by TABLE_FULL and TABLE_TIME. */
 int table_insert(Table *t, const Key *key);
+/* A time (table_clock_now's clock, CLOCK_MONOTONIC seconds; <= 0: none) that no grow may end
+ * after, by its estimate: GROW_MARGIN (1.5) times the seconds per unit of work that the last grow
+ * took (grow_rate to start with; 0: no estimate until a grow has been timed), times the units
+ * of this one (table.c, grow_units: the keys it rehashes and the new slots it touches).  A grow
+ * that would end later is not started: the table fills to 7/8 at its present size, as the last
+ * size does, and then says TABLE_TIME.  table_init sets none; a reset keeps it. */
+void table_set_deadline(Table *t, double deadline, double grow_rate);
+double table_clock_now(void);
 size_t table_bytes(const Table *t);
 /* The memory the arrays hold: table_bytes, or more after a reset. */
 size_t table_held_bytes(const Table *t);

@@ -40,11 +40,14 @@ cdef extern from "table.h":
         uint64_t count
         uint64_t limit
         size_t max_bytes
-    int TABLE_NEW, TABLE_SEEN, TABLE_FULL
+        double grow_rate
+    int TABLE_NEW, TABLE_SEEN, TABLE_FULL, TABLE_TIME
     int table_init(Table *t, size_t max_bytes) nogil
     void table_free(Table *t) nogil
     void table_reset(Table *t, uint64_t want) nogil
     int table_insert(Table *t, const Key *key) nogil
+    void table_set_deadline(Table *t, double deadline, double grow_rate) nogil
+    double table_clock_now() nogil
     int table_contains(const Table *t, const Key *key) nogil
     uint64_t table_key_hash(const Key *key) nogil
 

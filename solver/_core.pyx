@@ -453,10 +453,36 @@ cdef class KeyTable:
         return k
 
     def insert(self, tuple words):
-        """"new", "seen" or "full"."""
+        """"new", "seen", "full" or "time"."""
         cdef Key k = self._key(words)
         cdef int rc = table_insert(&self.table, &k)
-        return "new" if rc == TABLE_NEW else "seen" if rc == TABLE_SEEN else "full"
+        return ("new" if rc == TABLE_NEW else "seen" if rc == TABLE_SEEN else
+                "time" if rc == TABLE_TIME else "full")
+
+    def insert_many(self, uint64_t start, uint64_t n):
+        """Insert the n keys (i, 2**63 | i, i ** 2 mod 2**64) for i from start on, fast, until one
+        is not new; how many were new."""
+        cdef Key k
+        cdef uint64_t i
+        for i in range(start, start + n):
+            k.w[0] = i
+            k.w[1] = (<uint64_t>1 << 63) | i
+            k.w[2] = i * i
+            if table_insert(&self.table, &k) != TABLE_NEW:
+                return i - start
+        return n
+
+    def set_deadline(self, double seconds, double grow_rate=0.0):
+        """No grow may end later than seconds from now (<= 0: no deadline), by an estimate from
+        the last grow's seconds per unit of work (grow_rate until one has been timed)."""
+        table_set_deadline(&self.table, table_clock_now() + seconds if seconds > 0 else 0.0,
+                           grow_rate)
+
+    @property
+    def grow_rate(self):
+        """Seconds per unit of work (csrc/table.c, grow_units) that the last timed grow took, or
+        the rate set_deadline gave (0: none)."""
+        return self.table.grow_rate
 
     def __contains__(self, tuple words):
         cdef Key k = self._key(words)

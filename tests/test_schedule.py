@@ -28,15 +28,20 @@ def test_the_final_search_begins_before_the_time_is_up(game_id):
     timed_out = 0
     for number in HARD[game_id]:
         core = core_game(game, deal_from_number(game, number))
-        status, _, nodes, _, _, _, seconds, final_start = core.search(
+        status, _, nodes, states, table_bytes, _, seconds, final_start = core.search(
             0, LIMIT, 1 << 28, DEFAULT_RULES)
         if status != "time":
             continue
         timed_out += 1
         # The probes stop at the first clock check past LIMIT / 2 (every 1,024 nodes), so the
-        # final search begins then: well before the limit, which ends it.
+        # final search begins then: well before the limit, which ends it -- or a little before
+        # it, when the table, 7/8 full, needed a grow that would have outlasted it (docs/solver.md,
+        # "Time limit").
         assert 0.0 < final_start < LIMIT, (game_id, number, final_start, seconds)
-        assert seconds >= LIMIT > final_start, (game_id, number, seconds)
+        capacity = table_bytes // 25
+        refused_grow = states == capacity // 8 * 7 and capacity < (1 << 28) // 25
+        assert seconds >= LIMIT or refused_grow, (game_id, number, seconds, states, capacity)
+        assert seconds > final_start, (game_id, number, seconds)
     assert timed_out >= 2, (game_id, timed_out)
 
 

@@ -7,6 +7,7 @@ byte matches its key.  Keys are built with chosen hashes (checked against the ta
 so that clusters wrap round the end of the array and collide in one slot, where an in-place
 resize is most likely to go wrong.
 """
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -81,11 +82,13 @@ hashes = st.one_of(
 keys = st.builds(key_with_hash, hashes, st.integers(0, 1 << 20), st.integers(0, 1 << 20))
 
 
-def check_against_set(max_bytes, sequence, t=None):
-    """Insert sequence into t (a new table if None) and hold it to a set all the way."""
+def check_against_set(max_bytes, sequence, t=None, timed=False, model=None):
+    """Insert sequence into t (a new table if None; model: the keys it holds) and hold it to a
+    set all the way.  timed: the table has a deadline that has passed, so it may stop growing
+    and say "time"."""
     if t is None:
         t = KeyTable(max_bytes)
-    model = set()
+    model = set() if model is None else set(model)
     full = False
     for k in sequence:
         status = t.insert(k)
@@ -95,12 +98,14 @@ def check_against_set(max_bytes, sequence, t=None):
             assert not full, "a table that was full took a new key"
             model.add(k)
         else:
-            assert status == "full"
+            assert status in (("full", "time") if timed else ("full",))
             assert k not in t
             full = True
-            # Full only when the last size takes nearly all the memory and is 7/8 full.
+            # Full only when the last size takes nearly all the memory and is 7/8 full; out of
+            # time at a size that could still grow, 7/8 full.
             total = max_bytes // ENTRY_BYTES
-            assert t.capacity <= total and 9 * t.capacity > 8 * total
+            assert t.capacity <= total
+            assert (9 * t.capacity > 8 * total) == (status == "full")
             assert len(t) == t.limit == t.capacity // 8 * 7
         assert len(t) == len(model)
     assert t.capacity * ENTRY_BYTES <= max(max_bytes, 16 * ENTRY_BYTES)
@@ -172,3 +177,81 @@ def test_last_size_takes_all_the_memory():
         i += 1
     assert t.capacity == max_bytes // ENTRY_BYTES
     assert len(t) == max_bytes // ENTRY_BYTES // 8 * 7 == 36694
+
+
+@pytest.mark.parametrize("max_bytes", [
+    64 << 20, pytest.param(1 << 30, marks=pytest.mark.slow)])
+def test_large_tables_grow_in_place_and_keep_every_key(max_bytes):
+    """From 32 MiB an array is a mapping of its own, grown by mremap (csrc/table.c, array_grow):
+    64 MiB takes the keys' array past that, 1 GiB the tags' array too.  Every key inserted is
+    found, no other, and after a reset the table fills again within the memory it kept."""
+    t = KeyTable(max_bytes)
+    n = t.insert_many(0, 1 << 30)
+    total = max_bytes // ENTRY_BYTES
+    assert t.capacity == total and 24 * t.capacity >= 32 << 20
+    assert t.capacity >= 32 << 20 or max_bytes < 1 << 30
+    assert n == len(t) == total // 8 * 7
+    assert t.insert((n, 1 << 63 | n, n * n)) == "full"
+    assert t.tags_agree()
+    for i in list(range(0, n, 997)) + [n - 1]:
+        assert (i, 1 << 63 | i, i * i) in t
+        assert (i, 1 << 63 | i, i * i + 1) not in t
+    held = t.allocated
+    t.reset()
+    assert len(t) == 0 and (5, 1 << 63 | 5, 25) not in t
+    assert t.insert_many(7, 1 << 30) == n and t.allocated == held
+    assert (7, 1 << 63 | 7, 49) in t and (6, 1 << 63 | 6, 36) not in t
+
+
+def fill(t, start=0):
+    """Insert keys until one is not new; the status of that one."""
+    n = t.insert_many(start, 1 << 30)
+    return t.insert((start + n, 1 << 63 | (start + n), (start + n) ** 2))
+
+
+def test_a_grow_that_would_outlast_the_deadline_is_not_started():
+    """With a deadline already passed and a rate to estimate from, the table never grows: it
+    fills to 7/8 at its first size, like a last size, then says "time", keeping every key."""
+    t = KeyTable(1 << 24)
+    first = t.capacity
+    t.set_deadline(1e-9, grow_rate=1e-9)
+    assert fill(t) == "time"
+    assert t.capacity == first and len(t) == t.limit == first // 8 * 7
+    assert all((i, 1 << 63 | i, i * i) in t for i in range(len(t)))
+    assert t.tags_agree()
+
+
+def test_without_a_rate_the_first_grow_is_timed_then_refused():
+    """No estimate before a grow has been timed: the first grow happens (and gives the rate),
+    and with the deadline passed the next is refused."""
+    t = KeyTable(1 << 24)
+    first = t.capacity
+    t.set_deadline(1e-9)
+    assert t.grow_rate == 0
+    assert fill(t) == "time"
+    assert t.capacity == 2 * first and len(t) == t.capacity // 8 * 7
+    assert t.grow_rate > 0
+
+
+def test_a_far_deadline_changes_nothing():
+    """A deadline that is far off: the table grows to the whole budget, as without one, and is
+    full (not out of time) at the end."""
+    timed, plain = KeyTable(1 << 22), KeyTable(1 << 22)
+    timed.set_deadline(3600.0)
+    assert fill(timed) == fill(plain) == "full"
+    assert timed.capacity == plain.capacity == (1 << 22) // ENTRY_BYTES
+    assert len(timed) == len(plain) and timed.grow_rate > 0 and plain.grow_rate == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(max_bytes=st.integers(16 * ENTRY_BYTES, 3000 * ENTRY_BYTES),
+       before=st.lists(keys, min_size=0, max_size=2000),
+       after=st.lists(keys, min_size=0, max_size=4000))
+def test_a_table_past_its_deadline_is_still_a_set(max_bytes, before, after):
+    """Grown freely at first, then past a deadline (at whatever size and fill it has reached):
+    the table stays a set, stops growing, and says "time" only when 7/8 full."""
+    t, held = check_against_set(max_bytes, before)
+    t.set_deadline(1e-9, grow_rate=1.0)
+    size = t.capacity
+    check_against_set(max_bytes, before + after, t, timed=True, model=held)
+    assert t.capacity == size
