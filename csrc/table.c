@@ -356,21 +356,59 @@ static double grow_units(const Table *t, uint64_t cap2) {
     return (double)t->count + NEW_SLOT_UNITS * (double)fresh;
 }
 
+/* The rates of the last RECENT_GROWS grows of at least BIG_GROW units, by any table of the
+ * process, in picoseconds per unit.  A grow's first touch of memory costs several times more
+ * when the memory is new to the process than when the kernel hands back pages the process freed
+ * a moment ago (a deal before, in bench or a survey), so a table whose earlier grows reused such
+ * pages would guess its next grow, into new memory, far too low (measured: 4.2 then 22 ns per
+ * unit, Banner 5879 at 2 s).  The estimate takes the largest of these recent rates and the
+ * table's own: a grow that was slow once is expected slow again, for RECENT_GROWS big grows.
+ * Updated with relaxed atomics (two searches run side by side): a lost update only forgets a
+ * rate. */
+#define RECENT_GROWS 8
+#define BIG_GROW 1e6
+static uint64_t recent_ps[RECENT_GROWS];
+static unsigned recent_next;
+
+static void note_rate(double rate) {
+    unsigned i = __atomic_fetch_add(&recent_next, 1, __ATOMIC_RELAXED) % RECENT_GROWS;
+    __atomic_store_n(&recent_ps[i], (uint64_t)(rate * 1e12), __ATOMIC_RELAXED);
+}
+
+static double recent_rate(void) {
+    uint64_t most = 0;
+    for (int i = 0; i < RECENT_GROWS; i++) {
+        uint64_t ps = __atomic_load_n(&recent_ps[i], __ATOMIC_RELAXED);
+        if (ps > most) most = ps;
+    }
+    return (double)most * 1e-12;
+}
+
+void table_forget_rates(void) {
+    for (int i = 0; i < RECENT_GROWS; i++) __atomic_store_n(&recent_ps[i], 0, __ATOMIC_RELAXED);
+}
+
 /* grow(), and with a deadline the seconds per unit it took, for too_late(). */
 static int timed_grow(Table *t) {
     if (t->deadline <= 0) return grow(t);
     double units = grow_units(t, next_capacity(t)), start = table_clock();
     int grown = grow(t);
-    if (grown == 0 && units > 0) t->grow_rate = (table_clock() - start) / units;
+    if (grown == 0 && units > 0) {
+        t->grow_rate = (table_clock() - start) / units;
+        if (units >= BIG_GROW) note_rate(t->grow_rate);
+    }
     return grown;
 }
 
-/* Whether the next grow, estimated from the last one, would end after the deadline.  A grow
+/* Whether the next grow, estimated from the last ones, would end after the deadline.  A grow
  * rehashes every key and first touches the new memory: at 2 GiB one takes seconds, and the search
  * reads the clock only between nodes (docs/solver.md, "Time limit"). */
 static int too_late(const Table *t) {
-    if (t->deadline <= 0 || t->grow_rate <= 0) return 0;
-    double cost = GROW_MARGIN * t->grow_rate * grow_units(t, next_capacity(t));
+    if (t->deadline <= 0) return 0;
+    double rate = t->grow_rate, recent = recent_rate();
+    if (recent > rate) rate = recent;
+    if (rate <= 0) return 0;
+    double cost = GROW_MARGIN * rate * grow_units(t, next_capacity(t));
     return table_clock() + cost > t->deadline;
 }
 

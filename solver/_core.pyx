@@ -478,6 +478,12 @@ cdef class KeyTable:
         table_set_deadline(&self.table, table_clock_now() + seconds if seconds > 0 else 0.0,
                            grow_rate)
 
+    @staticmethod
+    def forget_rates():
+        """Forget the rates of the process's recent big grows, which every table's deadline
+        estimate also uses (csrc/table.c, recent_rate)."""
+        table_forget_rates()
+
     @property
     def grow_rate(self):
         """Seconds per unit of work (csrc/table.c, grow_units) that the last timed grow took, or

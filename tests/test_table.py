@@ -222,8 +222,10 @@ def test_a_grow_that_would_outlast_the_deadline_is_not_started():
 
 
 def test_without_a_rate_the_first_grow_is_timed_then_refused():
-    """No estimate before a grow has been timed: the first grow happens (and gives the rate),
-    and with the deadline passed the next is refused."""
+    """No estimate before a grow has been timed, by this table or (a big one) by another
+    recently: the first grow happens (and gives the rate), and with the deadline passed the
+    next is refused."""
+    KeyTable.forget_rates()
     t = KeyTable(1 << 24)
     first = t.capacity
     t.set_deadline(1e-9)
@@ -255,3 +257,22 @@ def test_a_table_past_its_deadline_is_still_a_set(max_bytes, before, after):
     size = t.capacity
     check_against_set(max_bytes, before + after, t, timed=True, model=held)
     assert t.capacity == size
+
+
+def test_a_recent_big_grow_gives_other_tables_their_estimate():
+    """The rate of a big grow (a million units or more) by any table of the process counts in
+    every table's estimate for the next few big grows: a fresh table past its deadline, with no
+    rate of its own, then refuses even its first grow; once the rates are forgotten, it makes
+    that grow."""
+    KeyTable.forget_rates()
+    big = KeyTable(64 << 20)
+    big.set_deadline(3600.0)
+    assert fill(big) == "full" and big.grow_rate > 0
+    t = KeyTable(1 << 24)
+    first = t.capacity
+    t.set_deadline(1e-9)
+    assert fill(t) == "time" and t.capacity == first and t.grow_rate == 0
+    KeyTable.forget_rates()
+    u = KeyTable(1 << 24)
+    u.set_deadline(1e-9)
+    assert fill(u) == "time" and u.capacity == 2 * first
