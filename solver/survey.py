@@ -27,7 +27,7 @@ DEFAULT_TIMEOUT = 10.0            # seconds per deal
 DEFAULT_CHUNK_SIZE = 16           # deals per task handed to a worker
 SCHEDULER_CONNECT_TIMEOUT = 10.0  # seconds to wait for a Dask scheduler
 DEFAULT_MAX_MEMORY = 1 << 30     # solve()'s documented table limit when none is given
-SCHEMA_VERSION = 2                # 2: the via column (version 1 databases gain it on open)
+SCHEMA_VERSION = 3                # 2: the via column; 3: threads (older databases gain them on open)
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 SCHEMA = """\
@@ -49,11 +49,16 @@ CREATE TABLE IF NOT EXISTS results (
     solver_version  TEXT    NOT NULL,
     solved_at       TEXT    NOT NULL,
     via             TEXT,
+    threads         INTEGER,
     PRIMARY KEY (game, deal)
 );
 """
 RESULT_COLUMNS = ("game", "deal", "verdict", "reason", "nodes", "seconds", "solution_length",
-                  "timeout", "max_nodes", "max_memory", "solver_version", "solved_at", "via")
+                  "timeout", "max_nodes", "max_memory", "solver_version", "solved_at", "via",
+                  "threads")
+# Columns added after version 1, with their types: a database opened without them gains them,
+# and its old rows keep NULL there (no inner game; one thread).
+ADDED_COLUMNS = (("via", "TEXT"), ("threads", "INTEGER"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -89,14 +94,17 @@ def format_deal_range(deals: range) -> str:
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-deal search limits: seconds, positions, table bytes.
+    """Per-deal search limits: seconds, positions, table bytes; and the threads that search.
 
     None means no limit of that kind, except ``max_memory``: None is solve()'s default (1 GiB).
+    ``threads`` is solve()'s: 1, or 2 (the game's exhaustive search alone beside the usual
+    schedule, to the same limits, the tables of both within ``max_memory``).
     """
 
     timeout: float | None = DEFAULT_TIMEOUT
     max_nodes: int | None = None
     max_memory: int | None = None
+    threads: int = 1
 
     def __post_init__(self):
         if self.timeout is not None and not (self.timeout > 0 and math.isfinite(self.timeout)):
@@ -105,15 +113,20 @@ class Limits:
             raise ValueError(f"bad node limit {self.max_nodes!r}: expected a positive integer")
         if self.max_memory is not None and self.max_memory < 1:
             raise ValueError(f"bad memory limit {self.max_memory!r}: expected a positive size")
+        if self.threads not in (1, 2):
+            raise ValueError(f"bad thread count {self.threads!r}: expected 1 or 2")
 
     def extends(self, old: "Limits") -> bool:
         """True if these limits allow strictly more search than ``old``: none is smaller,
-        at least one is larger. An UNKNOWN row is retried only under limits that extend its own."""
+        at least one is larger. An UNKNOWN row is retried only under limits that extend its own.
+        Threads count as one more such limit: two threads at the same limits are more search
+        than one (the second search runs the exhaustive search alone, the first the usual
+        schedule, and a verdict of either decides)."""
         def memory(limits: Limits) -> int:
             return DEFAULT_MAX_MEMORY if limits.max_memory is None else limits.max_memory
 
         pairs = [(self.timeout, old.timeout), (self.max_nodes, old.max_nodes),
-                 (memory(self), memory(old))]
+                 (memory(self), memory(old)), (self.threads, old.threads)]
 
         def at_least(new, previous) -> bool:
             return new is None or (previous is not None and new >= previous)
@@ -140,7 +153,7 @@ def solve_chunk(task: tuple) -> tuple[str, list[tuple]]:
         # line=False: only the length of a winning line is stored, so it is not spelled out.
         result = solver.solve(game, int(number), timeout=limits.timeout,
                               max_nodes=limits.max_nodes, max_memory=limits.max_memory,
-                              line=False)
+                              line=False, threads=limits.threads)
         length = result.length if result.verdict is Verdict.WINNABLE else None
         rows.append((int(number), result.verdict.value, result.reason, int(result.stats.nodes),
                      float(result.stats.seconds), length, result.via))
@@ -253,9 +266,11 @@ class SurveyDatabase:
                                   (str(SCHEMA_VERSION),))
             _check_bound_game(self.conn, path, game)
             columns = {row[1] for row in self.conn.execute("PRAGMA table_info(results)")}
-            if "via" not in columns:                # a version 1 database: its rows keep NULL
+            missing = [(name, kind) for name, kind in ADDED_COLUMNS if name not in columns]
+            if missing:                             # an older database: its rows keep NULL
                 with self.transaction():
-                    self.conn.execute("ALTER TABLE results ADD COLUMN via TEXT")
+                    for name, kind in missing:
+                        self.conn.execute(f"ALTER TABLE results ADD COLUMN {name} {kind}")
                     self.conn.execute("UPDATE survey_meta SET value = ? WHERE key = "
                                       "'schema_version'", (str(SCHEMA_VERSION),))
         except sqlite3.Error as exc:
@@ -274,10 +289,10 @@ class SurveyDatabase:
         the new ``limits`` extend (see :meth:`Limits.extends`)."""
         done = set()
         cursor = self.conn.execute(
-            "SELECT deal, verdict, timeout, max_nodes, max_memory FROM results "
+            "SELECT deal, verdict, timeout, max_nodes, max_memory, threads FROM results "
             "WHERE game = ? AND deal BETWEEN ? AND ?", (self.game, deals.start, deals.stop - 1))
-        for number, verdict, timeout, max_nodes, max_memory in cursor:
-            old = Limits(timeout, max_nodes, max_memory)
+        for number, verdict, timeout, max_nodes, max_memory, threads in cursor:
+            old = Limits(timeout, max_nodes, max_memory, threads or 1)
             if verdict != Verdict.UNKNOWN.value or not limits.extends(old):
                 done.add(number)
         return [number for number in deals if number not in done]
@@ -286,7 +301,8 @@ class SurveyDatabase:
         """Write one chunk's rows (as :func:`solve_chunk` returns them) in one transaction."""
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
         records = [(self.game, deal, verdict, reason, nodes, seconds, length,
-                    limits.timeout, limits.max_nodes, limits.max_memory, version, now, via)
+                    limits.timeout, limits.max_nodes, limits.max_memory, version, now, via,
+                    limits.threads)
                    for deal, verdict, reason, nodes, seconds, length, via in rows]
         placeholders = ", ".join("?" for _ in RESULT_COLUMNS)
         with self.transaction():

@@ -233,7 +233,8 @@ def test_report_reads_a_version_1_database_without_the_via_column(tmp_path):
     from solver import survey
     db = tmp_path / "old.sqlite"
     with sqlite3.connect(db) as conn:
-        conn.executescript(survey.SCHEMA.replace("    via             TEXT,\n", ""))
+        conn.executescript(survey.SCHEMA.replace("    via             TEXT,\n", "").replace(
+            "    threads         INTEGER,\n", ""))
         conn.execute("INSERT INTO survey_meta VALUES ('game', 'clover'), ('schema_version', '1')")
         conn.execute("INSERT INTO results VALUES ('clover', 1, 'winnable', NULL, 5, 0.1, 140, 60, "
                      "100, NULL, '0.0.1', '2026-11-29T00:00:00+00:00')")
@@ -242,4 +243,4 @@ def test_report_reads_a_version_1_database_without_the_via_column(tmp_path):
     assert (clover.game, clover.winnable, clover.via) == ("clover", 1, {})
     with sqlite3.connect(db) as conn:          # read-only: the file is left as it was
         columns = {row[1] for row in conn.execute("PRAGMA table_info(results)")}
-    assert "via" not in columns
+    assert "via" not in columns and "threads" not in columns

@@ -106,16 +106,21 @@ def test_deal_range_round_trip(first, extra):
     (Limits(10, None, 2 << 30), Limits(10, None), True),   # a bigger table than the default
     (Limits(10, None), Limits(10, None, 1 << 30), False),  # the default is 1 GiB
     (Limits(10, None, 1 << 20), Limits(10, None), False),  # a smaller table
+    (Limits(10, None, threads=2), Limits(10, None), True),  # two threads, the same limits
+    (Limits(10, None), Limits(10, None, threads=2), False),  # one thread after two
+    (Limits(20, None), Limits(10, None, threads=2), False),  # more time but one thread
+    (Limits(20, None, threads=2), Limits(10, None, threads=2), True),  # more time, two threads
 ])
 def test_unknown_rows_are_retried_only_under_larger_limits(new, old, retry):
     assert new.extends(old) is retry
 
 
-@pytest.mark.parametrize("timeout, nodes, memory", [
-    (0, None, None), (-1, None, None), (float("nan"), None, None), (1, 0, None), (1, None, 0)])
-def test_bad_limits(timeout, nodes, memory):
+@pytest.mark.parametrize("timeout, nodes, memory, threads", [
+    (0, None, None, 1), (-1, None, None, 1), (float("nan"), None, None, 1), (1, 0, None, 1),
+    (1, None, 0, 1), (1, None, None, 0), (1, None, None, 3)])
+def test_bad_limits(timeout, nodes, memory, threads):
     with pytest.raises(ValueError):
-        Limits(timeout, nodes, memory)
+        Limits(timeout, nodes, memory, threads)
 
 
 # --- the survey through the Python API -------------------------------------------------------
@@ -135,8 +140,8 @@ def test_rows_are_what_solve_returns(tmp_path):
     assert summary.counts["winnable"] == sum(1 for v, _, _ in rows.values() if v == "winnable")
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert set(conn.execute("SELECT timeout, max_nodes, max_memory, solver_version "
-                                "FROM results")) == {(60.0, NODES, None, solver.__version__)}
+        assert set(conn.execute("SELECT timeout, max_nodes, max_memory, solver_version, threads "
+                                "FROM results")) == {(60.0, NODES, None, solver.__version__, 1)}
 
 
 def test_command_line_survey_stores_its_limits(tmp_path, capsys):
@@ -505,6 +510,29 @@ def test_ctrl_c_commits_what_is_done_and_exits_130(tmp_path, reference_rows):
     assert read_rows(db) == reference_rows
 
 
+def test_two_threads_solve_the_unknown_rows_again_and_say_so(tmp_path, capsys):
+    """--threads 2 reruns the unknown rows at the same limits (and only those), with solve()'s
+    two threads: each rerun row is what solve(threads=2) gives and records 2 threads.  A rerun
+    with one thread at those limits then solves nothing."""
+    db = tmp_path / "t.sqlite"
+    args = ("survey", GAME, "--deals", "1..10", "--db", str(db), "--workers", "1",
+            "--max-nodes", "200")
+    assert run_cli(capsys, *args)[0] == 0
+    unknown = sorted(n for n, (v, _, _) in read_rows(db).items() if v == "unknown")
+    assert unknown, "the fixture needs unknown rows at 200 nodes"
+    status, out, _ = run_cli(capsys, *args, "--threads", "2")
+    assert status == 0 and f"this run solved {len(unknown)} " in out, out
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        threads = dict(conn.execute("SELECT deal, threads FROM results"))
+    assert {n for n, t in threads.items() if t == 2} == set(unknown)
+    assert all(t == 1 for n, t in threads.items() if n not in unknown)
+    rows = read_rows(db)
+    for n in unknown:
+        result = solver.solve(GAME, n, timeout=10, max_nodes=200, threads=2)
+        assert rows[n][0] == result.verdict.value
+    assert run_survey(GAME, range(1, 11), str(db), limits=Limits(10, 200), workers=1).solved == 0
+
+
 def test_rows_name_the_inner_game_that_won(tmp_path):
     """A deal won via the inner game (solver.solve's Result.via) says so in its row."""
     db = tmp_path / "glencoe.sqlite"
@@ -517,10 +545,11 @@ def test_rows_name_the_inner_game_that_won(tmp_path):
     assert "pysol-glencoe" in stored.values()
 
 
-def test_a_version_1_database_gains_the_via_column(tmp_path):
+def test_a_version_1_database_gains_the_via_and_threads_columns(tmp_path):
     db = tmp_path / "old.sqlite"
-    v1_schema = survey.SCHEMA.replace("    via             TEXT,\n", "")
-    assert "via" not in v1_schema
+    v1_schema = survey.SCHEMA.replace("    via             TEXT,\n", "").replace(
+        "    threads         INTEGER,\n", "")
+    assert "via" not in v1_schema and "threads" not in v1_schema
     with sqlite3.connect(db) as conn:
         conn.executescript(v1_schema)
         conn.execute("INSERT INTO survey_meta VALUES ('game', ?), ('schema_version', '1')", (GAME,))
@@ -533,7 +562,29 @@ def test_a_version_1_database_gains_the_via_column(tmp_path):
         rows = {deal: (version, via) for deal, version, via in
                 conn.execute("SELECT deal, solver_version, via FROM results")}
         meta = dict(conn.execute("SELECT key, value FROM survey_meta"))
-    assert rows[1] == ("0.0.1", None)
+        threads = dict(conn.execute("SELECT deal, threads FROM results"))
+    assert rows[1] == ("0.0.1", None) and threads == {1: None, 2: 1, 3: 1}
     assert set(rows) == {1, 2, 3} and rows[2][0] == solver.__version__
     assert meta == {"game": GAME, "schema_version": str(survey.SCHEMA_VERSION)} and meta[
-        "schema_version"] == "2"
+        "schema_version"] == "3"
+
+
+def test_a_version_2_database_gains_the_threads_column(tmp_path):
+    """Its rows keep NULL there, which counts as one thread: an unknown row of it is retried
+    with two threads at its limits."""
+    db = tmp_path / "v2.sqlite"
+    v2_schema = survey.SCHEMA.replace("    threads         INTEGER,\n", "")
+    assert "threads" not in v2_schema
+    with sqlite3.connect(db) as conn:
+        conn.executescript(v2_schema)
+        conn.execute("INSERT INTO survey_meta VALUES ('game', ?), ('schema_version', '2')", (GAME,))
+        conn.execute("INSERT INTO results VALUES (?, 1, 'unknown', 'nodes', 100, 0.1, NULL, 60, "
+                     "100, NULL, '0.0.2', '2026-12-01T00:00:00+00:00', NULL)", (GAME,))
+    conn.close()
+    assert run_survey(GAME, range(1, 2), str(db), limits=Limits(60, 100), workers=1).solved == 0
+    summary = run_survey(GAME, range(1, 2), str(db), limits=Limits(60, 100, threads=2), workers=1)
+    assert summary.solved == 1
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        row = conn.execute("SELECT solver_version, threads FROM results").fetchone()
+        meta = dict(conn.execute("SELECT key, value FROM survey_meta"))
+    assert row == (solver.__version__, 2) and meta["schema_version"] == "3"

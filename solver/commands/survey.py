@@ -12,26 +12,32 @@ HELP = "solve a range of deals into an SQLite database (resumable; all cores or 
 DESCRIPTION = f"""\
 Solve deals A..B of GAME (inclusive; a single N works too) and store one row per deal in the
 SQLite database --db: game, deal, verdict, reason, nodes, seconds, solution length, the limits
-used (timeout, max nodes), solver version and time. Workers solve chunks of --chunk-size deals;
-the parent writes each finished chunk in one transaction (WAL mode), so Ctrl-C or a killed
-process loses at most the chunks in flight and never corrupts the database.
+used (timeout, max nodes, max memory, threads), solver version and time. Workers solve chunks
+of --chunk-size deals; the parent writes each finished chunk in one transaction (WAL mode), so
+Ctrl-C or a killed process loses at most the chunks in flight and never corrupts the database.
 
 Resuming: rerun the same command. Deals with a winnable or unwinnable row are skipped. An
 unknown row (a limit stopped the search) is solved again only when the new limits allow more
-search: no limit smaller and at least one larger (--timeout, --max-nodes, --max-memory);
-otherwise it is skipped too. A database holds one game: the game of its first survey (use one --db per game;
+search: no limit smaller and at least one larger (--timeout, --max-nodes, --max-memory, and
+--threads: two threads at the same limits count as more search than one); otherwise it is
+skipped too. A database holds one game: the game of its first survey (use one --db per game;
 'solver report' reads several).
 
 Limits: --timeout seconds per deal (default {DEFAULT_TIMEOUT:g}; wall time, so results near the
 limit depend on the machine), --max-nodes positions per deal (deterministic) and --max-memory
 MiB per deal for the search's tables (the transposition table and what the search keeps beside
-it; each worker holds one set). Work runs on a local process pool of --workers processes
-(default: every core) or, with --scheduler
-tcp://HOST:PORT, on that Dask cluster (needs the 'dask' extra, and the solver installed on its
-workers). Progress (deals done, rate, time elapsed, ETA, winnable so far) goes to stderr: a bar
-redrawn in place on a terminal; otherwise (a log file, a pipe) a plain line every 30 seconds
-(also while long deals run: the elapsed time moves on) and one at the end. The last line on
-stdout sums up the range.
+it; each worker holds one set). --threads 2 solves each deal with two threads, as 'solver solve
+--threads 2': the exhaustive search alone runs beside the usual one, to the same limits and
+within the same memory. It is meant for a retry of the unknown deals at longer limits: on a
+range of quick deals --workers already keeps every core busy, and each worker then runs two
+threads.
+
+Work runs on a local process pool of --workers processes (default: every core) or, with
+--scheduler tcp://HOST:PORT, on that Dask cluster (needs the 'dask' extra, and the solver
+installed on its workers). Progress (deals done, rate, time elapsed, ETA, winnable so far) goes
+to stderr: a bar redrawn in place on a terminal; otherwise (a log file, a pipe) a plain line
+every 30 seconds (also while long deals run: the elapsed time moves on) and one at the end. The
+last line on stdout sums up the range.
 
 exit status: 0 done; 2 bad input (unknown game, empty or reversed range, a database that is
 read-only, corrupt, not a survey database or bound to another game, an unreachable scheduler),
@@ -52,6 +58,9 @@ def add_arguments(parser) -> None:
                         help="positions per deal before it counts as unknown (default: no limit)")
     parser.add_argument("--max-memory", metavar="MIB", type=int, default=None,
                         help="MiB for the search's tables per deal and worker (default: solve()'s, 1024)")
+    parser.add_argument("--threads", type=int, choices=(1, 2), default=1,
+                        help="threads per deal: 2 runs the exhaustive search alone beside the usual "
+                             "one, as 'solver solve --threads 2' (default: %(default)s)")
     parser.add_argument("--chunk-size", metavar="N", type=int, default=DEFAULT_CHUNK_SIZE,
                         help="deals per task handed to a worker (default: %(default)s)")
     parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
@@ -64,7 +73,7 @@ def run(args) -> int:
     if args.max_memory is not None and args.max_memory < 1:
         raise ValueError(f"bad --max-memory {args.max_memory}: expected a positive number of MiB")
     max_memory = None if args.max_memory is None else args.max_memory << 20
-    limits = Limits(args.timeout, args.max_nodes, max_memory)
+    limits = Limits(args.timeout, args.max_nodes, max_memory, args.threads)
     summary = run_survey(game, deals, args.db, limits=limits, workers=args.workers,
                          chunk_size=args.chunk_size, scheduler=args.scheduler)
     if summary.interrupted:
