@@ -545,17 +545,30 @@ def test_rows_name_the_inner_game_that_won(tmp_path):
     assert "pysol-glencoe" in stored.values()
 
 
+# The line of each column in survey.SCHEMA, by the schema version that added it.
+ADDED_IN = {2: "    via             TEXT,\n", 3: "    threads         INTEGER,\n"}
+
+
+def old_database(path, version, row):
+    """A survey database of schema ``version`` (without the columns added since) holding
+    ``row``, a tuple of that version's columns."""
+    schema = survey.SCHEMA
+    for added, line in ADDED_IN.items():
+        assert line in schema
+        if added > version:
+            schema = schema.replace(line, "")
+    with sqlite3.connect(path) as conn:
+        conn.executescript(schema)
+        conn.execute("INSERT INTO survey_meta VALUES ('game', ?), ('schema_version', ?)",
+                     (GAME, str(version)))
+        conn.execute(f"INSERT INTO results VALUES ({', '.join('?' * len(row))})", row)
+    conn.close()
+
+
 def test_a_version_1_database_gains_the_via_and_threads_columns(tmp_path):
     db = tmp_path / "old.sqlite"
-    v1_schema = survey.SCHEMA.replace("    via             TEXT,\n", "").replace(
-        "    threads         INTEGER,\n", "")
-    assert "via" not in v1_schema and "threads" not in v1_schema
-    with sqlite3.connect(db) as conn:
-        conn.executescript(v1_schema)
-        conn.execute("INSERT INTO survey_meta VALUES ('game', ?), ('schema_version', '1')", (GAME,))
-        conn.execute("INSERT INTO results VALUES (?, 1, 'winnable', NULL, 5, 0.1, 140, 60, 100, "
-                     "NULL, '0.0.1', '2026-11-29T00:00:00+00:00')", (GAME,))
-    conn.close()
+    old_database(db, 1, (GAME, 1, "winnable", None, 5, 0.1, 140, 60, 100, None, "0.0.1",
+                         "2026-11-29T00:00:00+00:00"))
     summary = run_survey(GAME, range(1, 4), str(db), limits=Limits(60, 100), workers=1)
     assert (summary.solved, summary.skipped) == (2, 1)
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
@@ -573,14 +586,8 @@ def test_a_version_2_database_gains_the_threads_column(tmp_path):
     """Its rows keep NULL there, which counts as one thread: an unknown row of it is retried
     with two threads at its limits."""
     db = tmp_path / "v2.sqlite"
-    v2_schema = survey.SCHEMA.replace("    threads         INTEGER,\n", "")
-    assert "threads" not in v2_schema
-    with sqlite3.connect(db) as conn:
-        conn.executescript(v2_schema)
-        conn.execute("INSERT INTO survey_meta VALUES ('game', ?), ('schema_version', '2')", (GAME,))
-        conn.execute("INSERT INTO results VALUES (?, 1, 'unknown', 'nodes', 100, 0.1, NULL, 60, "
-                     "100, NULL, '0.0.2', '2026-12-01T00:00:00+00:00', NULL)", (GAME,))
-    conn.close()
+    old_database(db, 2, (GAME, 1, "unknown", "nodes", 100, 0.1, None, 60, 100, None, "0.0.2",
+                         "2026-12-01T00:00:00+00:00", None))
     assert run_survey(GAME, range(1, 2), str(db), limits=Limits(60, 100), workers=1).solved == 0
     summary = run_survey(GAME, range(1, 2), str(db), limits=Limits(60, 100, threads=2), workers=1)
     assert summary.solved == 1
