@@ -114,7 +114,7 @@ void pool_give(MemPool *pool, size_t bytes) {
  * pages as a whole.  glibc's realloc also uses mremap for its own large blocks, but madvise on
  * the aligned part of one splits its mapping in three, and then mremap fails and realloc copies
  * the whole array into new pages: measured, the last grow to 2 GiB took 4.6 s of copy and first
- * touch there, and filling 2 GiB took 19.8 s against 13.6 s now (medians of 3).  MAP_FROM is
+ * touch there, and filling 2 GiB took 19.9-21.3 s against 14.1-17.7 s now (3 runs).  MAP_FROM is
  * glibc's largest threshold for its own mappings: below it, in a process that searches deal
  * after deal, glibc serves the arrays from memory already touched, which a fresh mapping is
  * not (mappings from 2 MiB on cost 5 % on Banner deals of about 0.1 s). */
@@ -263,8 +263,9 @@ void advise_huge(void *p, size_t bytes) {
 /* Grow to next_capacity() in place, so that the old and the new array are never both alive and
  * the last size can take all of max_bytes.  -2, with the table unchanged, when its pool has not
  * the memory (another table of the pool took it); -1 when memory runs out: if an array cannot
- * grow the table is unchanged; if the small side buffer cannot grow, the keys that did not fit in it are
- * lost (a valid table that has forgotten some positions: the search then stops, see table_insert).
+ * grow the table is unchanged; if the small side buffer cannot grow, the keys that did not fit
+ * in it are lost (a valid table that has forgotten some positions: the search then stops, see
+ * table_insert).
  *
  * A slot is in use exactly when its tag is not 0: the keys of empty slots are never read, so a
  * reset (table_reset) clears the tags alone, and the arrays keep the memory they have.
