@@ -1,11 +1,12 @@
-/* madvise, MADV_HUGEPAGE, mremap and clock_gettime are outside strict C11: ask glibc for them. */
+/* madvise, MADV_HUGEPAGE and mremap are outside strict C11: ask glibc for them. */
 #define _GNU_SOURCE
 
 #include "table.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "search.h"     /* search_clock: the deadline is on the search's clock */
 #if defined(__linux__)
 #include <sys/mman.h>
 #include <unistd.h>
@@ -173,12 +174,6 @@ static void array_free(void *p, size_t bytes) {
 #endif
     (void)bytes;
     free(p);
-}
-
-static double table_clock(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 int table_init(Table *t, size_t max_bytes) { return table_init_pool(t, max_bytes, NULL); }
@@ -392,10 +387,10 @@ void table_forget_rates(void) {
 /* grow(), and with a deadline the seconds per unit it took, for too_late(). */
 static int timed_grow(Table *t) {
     if (t->deadline <= 0) return grow(t);
-    double units = grow_units(t, next_capacity(t)), start = table_clock();
+    double units = grow_units(t, next_capacity(t)), start = search_clock();
     int grown = grow(t);
     if (grown == 0 && units > 0) {
-        t->grow_rate = (table_clock() - start) / units;
+        t->grow_rate = (search_clock() - start) / units;
         if (units >= BIG_GROW) note_rate(t->grow_rate);
     }
     return grown;
@@ -410,15 +405,13 @@ static int too_late(const Table *t) {
     if (recent > rate) rate = recent;
     if (rate <= 0) return 0;
     double cost = GROW_MARGIN * rate * grow_units(t, next_capacity(t));
-    return table_clock() + cost > t->deadline;
+    return search_clock() + cost > t->deadline;
 }
 
 void table_set_deadline(Table *t, double deadline, double grow_rate) {
     t->deadline = deadline;
     t->grow_rate = grow_rate;
 }
-
-double table_clock_now(void) { return table_clock(); }
 
 uint64_t table_key_hash(const Key *key) { return key_hash(key); }
 

@@ -65,7 +65,7 @@ void table_reset(Table *t, uint64_t want);
  * TABLE_TIME if it needs a grow that would end after the deadline (table_set_deadline).  The
  * table is unchanged by TABLE_FULL and TABLE_TIME. */
 int table_insert(Table *t, const Key *key);
-/* A time (table_clock_now's clock, CLOCK_MONOTONIC seconds; <= 0: none) that no grow may end
+/* A time (search_clock's, CLOCK_MONOTONIC seconds; <= 0: none) that no grow may end
  * after, by its estimate: GROW_MARGIN (1.5) times the seconds per unit of work that the last grow
  * took (grow_rate to start with; 0: no estimate until a grow has been timed) or, if more, that
  * one of the process's last big grows took (table.c, recent_rate), times the units of this one
@@ -73,7 +73,6 @@ int table_insert(Table *t, const Key *key);
  * that would end later is not started: the table fills to 7/8 at its present size, as the last
  * size does, and then says TABLE_TIME.  table_init sets none; a reset keeps it. */
 void table_set_deadline(Table *t, double deadline, double grow_rate);
-double table_clock_now(void);
 /* Forget the process's recent grow rates (for the tests). */
 void table_forget_rates(void);
 size_t table_bytes(const Table *t);

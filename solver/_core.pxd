@@ -47,7 +47,6 @@ cdef extern from "table.h":
     void table_reset(Table *t, uint64_t want) nogil
     int table_insert(Table *t, const Key *key) nogil
     void table_set_deadline(Table *t, double deadline, double grow_rate) nogil
-    double table_clock_now() nogil
     void table_forget_rates() nogil
     int table_contains(const Table *t, const Key *key) nogil
     uint64_t table_key_hash(const Key *key) nogil

@@ -475,7 +475,7 @@ cdef class KeyTable:
     def set_deadline(self, double seconds, double grow_rate=0.0):
         """No grow may end later than seconds from now (<= 0: no deadline), by an estimate from
         the last grow's seconds per unit of work (grow_rate until one has been timed)."""
-        table_set_deadline(&self.table, table_clock_now() + seconds if seconds > 0 else 0.0,
+        table_set_deadline(&self.table, search_clock() + seconds if seconds > 0 else 0.0,
                            grow_rate)
 
     @staticmethod
