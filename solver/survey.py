@@ -545,20 +545,30 @@ class SurveySummary:
                 f"skipped {self.skipped}")
 
 
+def default_workers(threads: int, cores: int | None = None) -> int:
+    """Local worker processes when none are asked for: one per ``threads`` cores, so that
+    every thread has a core of its own (two threads per deal on two cores: one worker), and at
+    least one."""
+    cores = (os.cpu_count() or 1) if cores is None else cores
+    return max(1, cores // threads)
+
+
 def run_survey(game, deals: range, db_path: str, *, limits: Limits = Limits(),
                workers: int | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE,
                scheduler: str | None = None, progress_stream=None) -> SurveySummary:
     """Solve every pending deal of ``deals`` and store one row per deal in ``db_path``.
 
     Pending: no row yet, or an UNKNOWN row whose limits ``limits`` extend. Runs on a local
-    pool of ``workers`` processes (default: every core) or, with ``scheduler``, on that Dask
-    cluster. Bad input raises ValueError before anything is written. Ctrl-C stops the workers,
-    keeps every chunk already committed and returns with ``interrupted`` set.
+    pool of ``workers`` processes (default: one per ``limits.threads`` cores, at least one) or,
+    with ``scheduler``, on that Dask cluster. Bad input raises ValueError before anything is
+    written. Ctrl-C stops the workers, keeps every chunk already committed and returns with
+    ``interrupted`` set.
     """
     g = find_game(game)
     if not isinstance(deals, range) or len(deals) == 0 or deals.step != 1 or deals.start < 1:
         raise ValueError(f"bad deal range {deals!r}: expected a non-empty range of deal numbers")
-    workers = (os.cpu_count() or 1) if workers is None else workers
+    if workers is None:
+        workers = default_workers(limits.threads)
     if workers < 1:
         raise ValueError(f"bad worker count {workers}: expected at least 1")
     if chunk_size < 1:

@@ -533,6 +533,37 @@ def test_two_threads_solve_the_unknown_rows_again_and_say_so(tmp_path, capsys):
     assert run_survey(GAME, range(1, 11), str(db), limits=Limits(10, 200), workers=1).solved == 0
 
 
+@given(cores=st.integers(1, 256), threads=st.sampled_from([1, 2]))
+def test_default_workers_give_every_thread_a_core(cores, threads):
+    """Without --workers: as many workers as there are cores for their threads, at least one."""
+    workers = survey.default_workers(threads, cores)
+    assert workers >= 1
+    assert workers * threads <= max(cores, threads)
+    assert (workers + 1) * threads > cores            # and no core left idle that a worker could use
+
+
+@pytest.mark.parametrize("threads, expected", [(1, 4), (2, 2)])
+def test_a_survey_without_workers_starts_one_per_threads_cores(tmp_path, monkeypatch, threads,
+                                                                expected):
+    """run_survey's pool, on a machine said to have 4 cores: 4 workers with one thread per deal,
+    2 with two; the rows are those of solve() all the same."""
+    sizes = []
+    real = survey._pool_results
+
+    def recording(tasks, workers):
+        sizes.append(workers)
+        return real(tasks, 1)
+
+    monkeypatch.setattr(survey.os, "cpu_count", lambda: 4)
+    monkeypatch.setattr(survey, "_pool_results", recording)
+    db = tmp_path / "t.sqlite"
+    summary = run_survey(GAME, range(1, 9), str(db), limits=Limits(10, 200, threads=threads),
+                         chunk_size=1)
+    assert sizes == [expected] and summary.solved == 8
+    for n, (verdict, _, _) in read_rows(db).items():
+        assert verdict == solver.solve(GAME, n, timeout=10, max_nodes=200, threads=threads).verdict.value
+
+
 def test_rows_name_the_inner_game_that_won(tmp_path):
     """A deal won via the inner game (solver.solve's Result.via) says so in its row."""
     db = tmp_path / "glencoe.sqlite"

@@ -29,10 +29,11 @@ MiB per deal for the search's tables (the transposition table and what the searc
 it; each worker holds one set). --threads 2 solves each deal with two threads, as 'solver solve
 --threads 2': the exhaustive search alone runs beside the usual one, to the same limits and
 within the same memory. It is meant for a retry of the unknown deals at longer limits: on a
-range of quick deals --workers already keeps every core busy, and each worker then runs two
-threads.
+range of quick deals --workers already keeps every core busy. Each worker runs two threads, so
+the default --workers is then one per two cores; an explicit --workers N runs 2N threads.
 
-Work runs on a local process pool of --workers processes (default: every core) or, with
+Work runs on a local process pool of --workers processes (default: every core, one per two
+cores with --threads 2) or, with
 --scheduler tcp://HOST:PORT, on that Dask cluster (needs the 'dask' extra, and the solver
 installed on its workers). Progress (deals done, rate, time elapsed, ETA, winnable so far) goes
 to stderr: a bar redrawn in place on a terminal; otherwise (a log file, a pipe) a plain line
@@ -51,7 +52,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--db", metavar="FILE", default="results.sqlite",
                         help="SQLite database to fill (default: %(default)s)")
     parser.add_argument("--workers", metavar="N", type=int, default=None,
-                        help="local worker processes (default: every core)")
+                        help="local worker processes (default: every core; with --threads 2, one "
+                             "per two cores)")
     parser.add_argument("--timeout", metavar="S", type=float, default=DEFAULT_TIMEOUT,
                         help="seconds per deal before it counts as unknown (default: %(default)g)")
     parser.add_argument("--max-nodes", metavar="N", type=int, default=None,
