@@ -15,6 +15,7 @@ import argparse
 import collections
 import subprocess
 import sys
+import tempfile
 
 import solver
 from solver.games import GAMES, find_game
@@ -44,17 +45,26 @@ def main(argv: "list[str] | None" = None) -> int:
     except ValueError as e:
         parser.error(str(e))
     check = [sys.executable, "-m", "solver", "check"]      # the CLI, in a process of its own
+    # Run from an empty directory: from a checkout's root, "-m solver" would import the source
+    # tree (which has no compiled core unless built in place) instead of the installed package.
+    with tempfile.TemporaryDirectory() as empty:
+        return check_all(games, deals, args.timeout, memory, check, empty)
+
+
+def check_all(games, deals, timeout, memory, check, cwd) -> int:
+    """Solve every deal of every game and check each winning line with the command ``check``
+    run in ``cwd``; print the verdicts and the failures, and return the exit status."""
     failed = 0
     for game in games:
         verdicts = collections.Counter()
         for number in deals:
-            result = solver.solve(game, number, timeout=args.timeout, max_memory=memory)
+            result = solver.solve(game, number, timeout=timeout, max_memory=memory)
             verdicts[result.verdict.value] += 1
             if result.verdict.value != "winnable":
                 continue
             text = " ".join(str(move) for move in result.moves)
             run = subprocess.run([*check, game, str(number), "-"], input=text,
-                                 capture_output=True, text=True)
+                                 capture_output=True, text=True, cwd=cwd)
             if run.returncode != 0 or f"wins in {len(result.moves)} moves" not in run.stdout:
                 failed += 1
                 print(f"FAILED {game} {number}: exit {run.returncode}: "
