@@ -4,8 +4,8 @@
 
 For each game (default: every game) and deal, ``solver.solve`` decides the deal with its line;
 each winning line, written out in the notation ``solver solve`` prints, goes to a separate
-``python -m solver check GAME N -`` process, which replays it under the pure-Python reference rules and
-must say that it wins in that many moves. Prints the verdicts per game and every line that
+``python -m solver check GAME N -`` process, which replays it under the pure-Python reference
+rules and must say that it wins in that many moves. Prints the verdicts per game and every line that
 fails; exits 1 if any failed, else 0. Meant for deals no test has seen (for example
 ``--deals 5000001..5000060``, Mersenne Twister deal numbers).
 """
@@ -18,14 +18,9 @@ import sys
 import tempfile
 
 import solver
+from solver.commands.solve import parse_size
 from solver.games import GAMES, find_game
 from solver.survey import parse_deal_range
-
-
-def parse_size(text: str) -> int:
-    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
-    text = text.strip().upper()
-    return int(float(text[:-1]) * units[text[-1]]) if text and text[-1] in units else int(text)
 
 
 def main(argv: "list[str] | None" = None) -> int:

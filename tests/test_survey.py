@@ -561,7 +561,8 @@ def test_a_survey_without_workers_starts_one_per_threads_cores(tmp_path, monkeyp
                          chunk_size=1)
     assert sizes == [expected] and summary.solved == 8
     for n, (verdict, _, _) in read_rows(db).items():
-        assert verdict == solver.solve(GAME, n, timeout=10, max_nodes=200, threads=threads).verdict.value
+        expected = solver.solve(GAME, n, timeout=10, max_nodes=200, threads=threads)
+        assert verdict == expected.verdict.value
 
 
 def test_rows_name_the_inner_game_that_won(tmp_path):

@@ -32,13 +32,12 @@ within the same memory. It is meant for a retry of the unknown deals at longer l
 range of quick deals --workers already keeps every core busy. Each worker runs two threads, so
 the default --workers is then one per two cores; an explicit --workers N runs 2N threads.
 
-Work runs on a local process pool of --workers processes (default: every core, one per two
-cores with --threads 2) or, with
---scheduler tcp://HOST:PORT, on that Dask cluster (needs the 'dask' extra, and the solver
-installed on its workers). Progress (deals done, rate, time elapsed, ETA, winnable so far) goes
-to stderr: a bar redrawn in place on a terminal; otherwise (a log file, a pipe) a plain line
-every 30 seconds (also while long deals run: the elapsed time moves on) and one at the end. The
-last line on stdout sums up the range.
+Work runs on a local process pool of --workers processes (default: every core, one per two cores
+with --threads 2) or, with --scheduler tcp://HOST:PORT, on that Dask cluster (needs the 'dask'
+extra, and the solver installed on its workers). Progress (deals done, rate, time elapsed, ETA,
+winnable so far) goes to stderr: a bar redrawn in place on a terminal; otherwise (a log file, a
+pipe) a plain line every 30 seconds (also while long deals run: the elapsed time moves on) and
+one at the end. The last line on stdout sums up the range.
 
 exit status: 0 done; 2 bad input (unknown game, empty or reversed range, a database that is
 read-only, corrupt, not a survey database or bound to another game, an unreachable scheduler),
