@@ -78,6 +78,10 @@ typedef struct {
     size_t memo_bytes;      /* the memory the game's memo may take (GameOps.memo_size), 0: none */
     size_t memo_held;       /* what the game's memo holds now (set by the game) */
     int shared;             /* 1 where another search of the deal runs beside this one (a pool) */
+    double deadline;        /* the running search's time limit on search_clock (0: none), for
+                               the game's long tests (Salic: whole walks) */
+    int expired;            /* set by the game where such a test found the deadline passed:
+                               the search then ends "unknown (time)" at once */
 } ScratchHead;
 
 /* Search state: big enough for either family's state. */

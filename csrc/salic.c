@@ -1,4 +1,5 @@
 #include "salic.h"
+#include "search.h"    /* search_clock: a whole walk reads the search's clock */
 #include "table.h"
 
 #include <limits.h>
@@ -827,13 +828,28 @@ static void memo_split(size_t bytes, size_t *memo_slots, size_t *seen_slots) {
         else if (seen_add(set, (i)) != 0) return 1;                  \
     } while (0)
 
+/* A whole walk reads the clock every WALK_CLOCK_STEPS steps (about a millisecond): one walk
+ * can take seconds, and the search reads the clock only between nodes. */
+#ifndef WALK_CLOCK_STEPS
+#define WALK_CLOCK_STEPS (1 << 15)
+#endif
+
+/* Whether the search's deadline (clock->deadline, 0: none) has passed; if so, it says so in
+ * clock->expired too, and the search ends "unknown (time)" after this test (dfs). */
+static int walk_expired(ScratchHead *clock) {
+    if (clock->deadline > 0 && search_clock() > clock->deadline) clock->expired = 1;
+    return clock->expired;
+}
+
 /* Depth-first walk over the feasible closed points from the origin.  1 when the end is reached
  * or more than budget steps were tried (or the set of seen points is full), 0 when every
  * reachable feasible point has been seen.  seen: a bitmap of the grid's points, or (hashed) set.
- * memo: where dead points go (a whole walk's), or NULL. */
+ * memo: where dead points go (a whole walk's), or NULL.  clock (a whole walk's, or NULL): every
+ * WALK_CLOCK_STEPS steps the walk reads the clock, and past the search's deadline it sets
+ * clock->expired and leaves, undecided (docs/solver.md, "Time limit", *Long walks*). */
 static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget, uint8_t *seen,
                                                      SeenSet *set, const RoomMemo *memo,
-                                                     const int hashed) {
+                                                     ScratchHead *clock, const int hashed) {
     uint8_t next[SALIC_CARDS + 1];
     GridPoint saved[SALIC_CARDS + 1];   /* the closed point at each depth */
     unsigned all = (1u << g->k) - 1, fr;
@@ -850,6 +866,9 @@ static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget
             if (e && e->dead) return 0;
         }
     }
+    /* The budget is checked against stop: 0 without a clock, as a plain budget, else the
+     * budget WALK_CLOCK_STEPS steps on, where the clock is read, so a step costs no more. */
+    int stop = clock && *budget > WALK_CLOCK_STEPS ? *budget - WALK_CLOCK_STEPS : 0;
     int depth = 0;
     next[0] = 0;
     saved[0] = pt;
@@ -857,7 +876,11 @@ static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget
         int p = next[depth]++;
         if (p < g->k) {
             if (pt.idx[p] == g->len[p]) continue;
-            if (--*budget < 0) return 1;   /* undecided: no proof of a dead end */
+            if (--*budget < stop) {
+                if (*budget < 0) return 1;            /* undecided: no proof of a dead end */
+                if (walk_expired(clock)) return 1;    /* undecided: the search's time is up */
+                stop = *budget > WALK_CLOCK_STEPS ? *budget - WALK_CLOCK_STEPS : 0;
+            }
             /* The step's point before closing.  Seen: it was infeasible, or its closed point
              * (a function of the point) has been seen; either way nothing new is there. */
             uint64_t raw = pt.at + g->stride[p];
@@ -897,13 +920,13 @@ static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget
 /* The walk over a grid of points points: on the set where one is given and the grid is larger
  * than DEEP_GRID points (BIG_GRID), else on the bitmap seen, which holds points bits. */
 static int grid_walk(const Grid *g, uint64_t points, int *budget, uint8_t *seen, SeenSet *set,
-                     const RoomMemo *memo) {
+                     const RoomMemo *memo, ScratchHead *clock) {
     if (set && points > DEEP_GRID) {
         if (seen_begin(set) != 0) return 1;
-        return walk(g, budget, seen, set, memo, 1);
+        return walk(g, budget, seen, set, memo, clock, 1);
     }
     memset(seen, 0, (size_t)(points + 7) / 8);
-    return walk(g, budget, seen, NULL, memo, 0);
+    return walk(g, budget, seen, NULL, memo, clock, 0);
 }
 
 /* A quicker test of the same relaxation (docs/solver.md): look at the point just before the first
@@ -1089,7 +1112,7 @@ static uint64_t grid_build(const SalicDeal *d, const SalicState *s, uint64_t gri
  * beyond a straight walk; visits < 0: the whole walk, never cut short (but by a full set).
  * memo: the search's room memo, or NULL. */
 static int grid_test(const Grid *g, uint64_t points, uint64_t *steps, int visits, uint8_t *seen,
-                     SeenSet *set, const RoomMemo *memo) {
+                     SeenSet *set, const RoomMemo *memo, ScratchHead *clock) {
     uint8_t sig[SIG_MAX];
     int n = memo && memo->slot ? grid_signature(g, visits, sig) : -1;
     uint64_t h = 0;
@@ -1112,8 +1135,9 @@ static int grid_test(const Grid *g, uint64_t points, uint64_t *steps, int visits
         int budget = visits < 0 ? (all < INT_MAX ? (int)all : INT_MAX) : g->k * g->pt.left + visits;
         int left = budget;
         int points_on = visits < 0 && POINT_DEPTH >= 0 && memo && memo->slot;
-        dead = grid_walk(g, points, &left, seen, set, points_on ? memo : NULL) == 0;
+        dead = grid_walk(g, points, &left, seen, set, points_on ? memo : NULL, clock) == 0;
         added = (uint64_t)(budget - (left > 0 ? left : 0)) + (uint64_t)g->k * 12;
+        if (clock && clock->expired) return 0;     /* cut by the clock: not a result to keep */
     }
     *steps += added;
     if (n > 0 && added <= UINT32_MAX) memo_put(memo, h, sig, n, dead, added);
@@ -1126,20 +1150,21 @@ static int grid_test(const Grid *g, uint64_t points, uint64_t *steps, int visits
  * more cheaply.  set (or NULL): the grid may have any number of points (WHOLE_GRID), and a
  * grid of more than grid_max has its seen points in the set. */
 static int room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, uint64_t grid_max,
-                     int visits, int stock, uint8_t *seen, SeenSet *set, const RoomMemo *memo) {
+                     int visits, int stock, uint8_t *seen, SeenSet *set, const RoomMemo *memo,
+                     ScratchHead *clock) {
     Grid g;
     uint64_t most = set ? WHOLE_GRID : grid_max;
     uint64_t points = grid_build(d, s, most, 0, &g);
-    if (g.k > 0 && grid_test(&g, points, steps, visits, seen, set, memo)) return 1;
-    if (!stock) return 0;
+    if (g.k > 0 && grid_test(&g, points, steps, visits, seen, set, memo, clock)) return 1;
+    if (!stock || (clock && clock->expired)) return 0;
     points = grid_build(d, s, most, 1, &g);
-    return g.stuck > 0 && grid_test(&g, points, steps, visits, seen, set, memo);
+    return g.stuck > 0 && grid_test(&g, points, steps, visits, seen, set, memo, clock);
 }
 
 static int parking_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps,
                              const RoomMemo *memo) {
     uint8_t seen[GRID_MAX / 8];
-    return room_dead(d, s, steps, GRID_MAX, GRID_VISITS, 0, seen, NULL, memo);
+    return room_dead(d, s, steps, GRID_MAX, GRID_VISITS, 0, seen, NULL, memo, NULL);
 }
 
 /* PRUNE_STUCK_STOCK applies: a PySol profile, the stock not empty (so nothing parked yet).
@@ -1168,10 +1193,10 @@ static int stuck_applies(const SalicDeal *d, const SalicState *s, unsigned prune
 /* set: where the walk is whole (visits < 0), the seen points of a whole grid (BIG_GRID), or
  * NULL: the grid of at most DEEP_GRID points. */
 static int deep_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, int visits,
-                          int stock, SeenSet *set, const RoomMemo *memo) {
+                          int stock, SeenSet *set, const RoomMemo *memo, ScratchHead *clock) {
     uint8_t seen[DEEP_GRID / 8];     /* 128 KiB of stack */
     return room_dead(d, s, steps, DEEP_GRID, visits, stock, seen,
-                     BIG_GRID && visits < 0 ? set : NULL, memo);
+                     BIG_GRID && visits < 0 ? set : NULL, memo, clock);
 }
 
 /* The set of seen points of the test hooks' whole walks (they have no search's memory bound),
@@ -1187,12 +1212,14 @@ int salic_room_dead(const SalicDeal *d, const SalicState *s, int deep, int whole
     if (deep) {
         SeenSet set = {0};
         set.max_slots = HOOK_SEEN_SLOTS;
-        int dead = deep_room_dead(d, s, &ignored, whole ? -1 : DEEP_VISITS, stock, &set, NULL);
+        int dead = deep_room_dead(d, s, &ignored, whole ? -1 : DEEP_VISITS, stock, &set, NULL,
+                                  NULL);
         seen_free(&set);
         return dead;
     }
     uint8_t seen[GRID_MAX / 8];
-    return room_dead(d, s, &ignored, GRID_MAX, whole ? -1 : GRID_VISITS, stock, seen, NULL, NULL);
+    return room_dead(d, s, &ignored, GRID_MAX, whole ? -1 : GRID_VISITS, stock, seen, NULL, NULL,
+                     NULL);
 }
 
 /* Test hook (CorePosition.room_memo_check): the test (as salic_room_dead) run without the room
@@ -1216,7 +1243,7 @@ int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int
     SeenSet *set = BIG_GRID && deep && whole ? &hook_set : NULL;   /* as deep_room_dead */
     uint64_t plain = 0, memo_steps = 0;
     stock = stock && stuck_applies(d, s, PRUNE_STUCK_STOCK, NULL);
-    int v0 = room_dead(d, s, &plain, grid_max, visits, stock, seen, set, NULL);
+    int v0 = room_dead(d, s, &plain, grid_max, visits, stock, seen, set, NULL, NULL);
     Grid g;
     uint8_t sig[SIG_MAX];
     grid_build(d, s, set ? WHOLE_GRID : (uint64_t)grid_max, stock, &g);
@@ -1232,7 +1259,7 @@ int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int
     if (n > 0) {
         had = memo_find(&memo, sig, n, &h) != NULL;
     }
-    int v1 = room_dead(d, s, &memo_steps, grid_max, visits, stock, seen, set, &memo);
+    int v1 = room_dead(d, s, &memo_steps, grid_max, visits, stock, seen, set, &memo, NULL);
     if (v0 != v1 || (visits >= 0 && plain != memo_steps)) return -1;
     return v0 + 2 * had + 4 * (plain != memo_steps);
 }
@@ -1363,7 +1390,7 @@ static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void 
     if (!st) {
         if (deep)
             return deep_room_dead(d, s, &ignored, DEEP_VISITS, stuck_applies(d, s, prune, NULL),
-                                  NULL, NULL);
+                                  NULL, NULL, NULL);
         return (prune & PRUNE_PARKING_ROOM) && parking_room_dead(d, s, &ignored, NULL);
     }
     st->room.offered++;
@@ -1388,7 +1415,8 @@ static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void 
         c->offered++;
         c->tested++;
         dead = deep_room_dead(d, s, &c->steps, NEAR_VISITS, stuck_applies(d, s, prune, &st->head),
-                              st->seen.max_slots ? &st->seen : NULL, &st->memo);
+                              st->seen.max_slots ? &st->seen : NULL, &st->memo,
+                              NEAR_VISITS < 0 ? &st->head : NULL);
         st->head.memo_held = (st->memo.slot ? (st->memo.mask + 1) * sizeof(MemoEntry) : 0) +
                              seen_bytes(&st->seen);
     } else if (deep && st->room.offered > DEEP_AFTER) {
@@ -1398,7 +1426,7 @@ static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void 
         if (skip_test(c, DEEP_TRIAL, uncapped ? 0 : DEEP_STEPS_PER_DEAL)) return 0;
         c->tested++;
         dead = deep_room_dead(d, s, &c->steps, DEEP_VISITS, stuck_applies(d, s, prune, &st->head),
-                              NULL, &st->memo);
+                              NULL, &st->memo, NULL);
     } else {
         if (!(prune & PRUNE_PARKING_ROOM)) return 0;
         c = &st->room;

@@ -109,6 +109,10 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
      * the clock is read never changes which nodes are searched. */
     uint64_t clock_mask = CLOCK_EVERY - 1;
     double last_clock = lim->max_seconds > 0 ? search_clock() : 0.0;
+    /* The game's long tests read the clock too, against this search's limit (ScratchHead). */
+    ScratchHead *head = scratch;
+    head->deadline = lim->max_seconds > 0 ? t0 + lim->max_seconds : 0.0;
+    head->expired = 0;
 
     ops->key(deal, start, &key);
     table_insert(table, &key);
@@ -178,7 +182,11 @@ static int dfs(const GameOps *ops, const void *deal, const void *start, const Se
                 break;
             }
         }
-        if (prune && ops->is_dead(deal, &child->state, prune, m, scratch)) continue;
+        if (prune) {
+            int gone = ops->is_dead(deal, &child->state, prune, m, scratch);
+            if (head->expired) { status = SEARCH_LIMIT_TIME; break; }
+            if (gone) continue;
+        }
         child->smode = f->smode;
         child->root = 0;
         if (dead && f->smode < 0) {
