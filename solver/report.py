@@ -14,7 +14,7 @@ from collections import Counter
 from contextlib import closing
 from dataclasses import dataclass, field
 
-from .games import GAMES
+from .games import GAMES, NESTED_PAIRS
 from .result import Verdict
 
 Z95 = 1.959963984540054           # the 97.5th percentile of the standard normal
@@ -123,14 +123,13 @@ def _open_readonly(path: str) -> sqlite3.Connection:
     return sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True)
 
 
-def read_reports(paths: list[str]) -> list[GameReport]:
-    """One :class:`GameReport` per game found in the survey databases ``paths``, in the order of
-    :data:`solver.games.GAMES` (then any other game ids alphabetically).
+def read_rows(paths: list[str]) -> dict[str, dict[int, tuple]]:
+    """The rows of the survey databases ``paths``: game -> deal -> (verdict, seconds, inner game
+    or None, solver version).
 
     A deal of a game that appears in two of the files is an error.
     """
     rows: dict[str, dict[int, tuple]] = {}
-    versions: dict[str, set] = {}
     origin: dict[tuple, str] = {}
     for path in paths:
         try:
@@ -149,24 +148,87 @@ def read_reports(paths: list[str]) -> list[GameReport]:
                         raise ValueError(f"deal {deal} of {game} is in both {origin[game, deal]!r} "
                                          f"and {path!r}")
                     origin[game, deal] = path
-                    rows.setdefault(game, {})[deal] = (verdict, float(seconds), via)
-                    versions.setdefault(game, set()).add(version)
+                    rows.setdefault(game, {})[deal] = (verdict, float(seconds), via, version)
         except sqlite3.DatabaseError as exc:
             raise ValueError(f"cannot read survey database {path!r}: {exc}") from None
+    return rows
+
+
+def reports_from_rows(rows: dict[str, dict[int, tuple]]) -> list[GameReport]:
+    """One :class:`GameReport` per game of ``rows`` (as :func:`read_rows` gives them), in the
+    order of :data:`solver.games.GAMES` (then any other game ids alphabetically)."""
     order = {g.id: i for i, g in enumerate(GAMES)}
     reports = []
     for game in sorted(rows, key=lambda name: (order.get(name, len(order)), name)):
-        pairs = sorted(((seconds, verdict) for verdict, seconds, _ in rows[game].values()))
-        via = Counter(v for _, _, v in rows[game].values() if v)
+        pairs = sorted(((seconds, verdict) for verdict, seconds, _, _ in rows[game].values()))
+        via = Counter(v for _, _, v, _ in rows[game].values() if v)
         counts = {v.value: 0 for v in Verdict}
         for _, verdict in pairs:
             if verdict not in counts:
                 raise ValueError(f"unknown verdict {verdict!r} for {game} in the survey databases")
             counts[verdict] += 1
+        versions = sorted({version for _, _, _, version in rows[game].values()})
         reports.append(GameReport(game, counts["winnable"], counts["unwinnable"], counts["unknown"],
-                                  [s for s, _ in pairs], [v for _, v in pairs],
-                                  sorted(versions[game]), dict(via)))
+                                  [s for s, _ in pairs], [v for _, v in pairs], versions,
+                                  dict(via)))
     return reports
+
+
+def read_reports(paths: list[str]) -> list[GameReport]:
+    """One :class:`GameReport` per game found in the survey databases ``paths``, in the order of
+    :data:`solver.games.GAMES` (then any other game ids alphabetically).
+
+    A deal of a game that appears in two of the files is an error.
+    """
+    return reports_from_rows(read_rows(paths))
+
+
+@dataclass
+class NestingCheck:
+    """The rows of two nested games held to their nesting (docs/rules.md, "Nested rule sets").
+
+    Every move of ``smaller`` is a move of ``larger``, so a deal won in the smaller game is won
+    in the larger, and a deal unwinnable in the larger game is unwinnable in the smaller. Over
+    the deals with a row in both games: ``contradictions`` are won in the smaller game and
+    unwinnable in the larger (one of the two verdicts is wrong); ``won_by_smaller`` are unknown
+    in the larger game and won in the smaller, so winnable; ``lost_by_larger`` are unknown in
+    the smaller game and unwinnable in the larger, so unwinnable.
+    """
+
+    smaller: str
+    larger: str
+    both_decided: int
+    contradictions: list = field(default_factory=list)
+    won_by_smaller: list = field(default_factory=list)
+    lost_by_larger: list = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"smaller": self.smaller, "larger": self.larger, "both_decided": self.both_decided,
+                "contradictions": self.contradictions, "won_by_smaller": self.won_by_smaller,
+                "lost_by_larger": self.lost_by_larger}
+
+
+def check_nesting(rows: dict[str, dict[int, tuple]]) -> list[NestingCheck]:
+    """One :class:`NestingCheck` per pair of :data:`solver.games.NESTED_PAIRS` with rows of both
+    games in ``rows`` (as :func:`read_rows` gives them), in that list's order; deals ascending."""
+    checks = []
+    for smaller, larger in NESTED_PAIRS:
+        if smaller not in rows or larger not in rows:
+            continue
+        check = NestingCheck(smaller, larger, 0)
+        small, large = rows[smaller], rows[larger]
+        for deal in sorted(small.keys() & large.keys()):
+            verdicts = (small[deal][0], large[deal][0])
+            if "unknown" not in verdicts:
+                check.both_decided += 1
+                if verdicts == ("winnable", "unwinnable"):
+                    check.contradictions.append(deal)
+            elif verdicts == ("winnable", "unknown"):
+                check.won_by_smaller.append(deal)
+            elif verdicts == ("unknown", "unwinnable"):
+                check.lost_by_larger.append(deal)
+        checks.append(check)
+    return checks
 
 
 def _percent(share: float) -> str:
@@ -177,8 +239,8 @@ def _seconds(value: float) -> str:
     return f"{value:.3g}"
 
 
-def format_markdown(reports: list[GameReport]) -> str:
-    """The table as GitHub markdown."""
+def format_markdown(reports: list[GameReport], nesting: list[NestingCheck] = ()) -> str:
+    """The table as GitHub markdown; with ``nesting``, the nesting checks under it."""
     header = ("| game | deals | decided | winnable | unknown | winnable % | 95% interval "
               "| median s | p99 s | max s |")
     lines = [header, "|---|" + "---:|" * 9]
@@ -199,13 +261,49 @@ def format_markdown(reports: list[GameReport]) -> str:
         lines.append("")
         lines.append("Won through the inner game's line (docs/solver.md, \"Inner game\"): "
                      + ", ".join(inner) + ".")
+    if nesting:
+        lines.append("")
+        lines.extend(format_nesting(nesting))
     return "\n".join(lines)
 
 
-def to_json(reports: list[GameReport], sources: list[str]) -> dict:
-    """The table as a JSON-ready dict."""
+def _deal_list(deals: list[int], shown: int = 10) -> str:
+    text = ", ".join(str(d) for d in deals[:shown])
+    return text + (f" and {len(deals) - shown} more" if len(deals) > shown else "")
+
+
+def format_nesting(nesting: list[NestingCheck]) -> list[str]:
+    """The nesting checks as markdown lines: a table, then the deals behind its last columns."""
+    lines = ["Nested rule sets (docs/rules.md): a deal won in the smaller game is won in the "
+             "larger; one unwinnable in the larger game is unwinnable in the smaller.", "",
+             "| smaller ⊂ larger | both decided | contradictions | larger unknown, smaller won "
+             "| smaller unknown, larger unwinnable |",
+             "|---|--:|--:|--:|--:|"]
+    for c in nesting:
+        lines.append(f"| {c.smaller} ⊂ {c.larger} | {c.both_decided} | {len(c.contradictions)} "
+                     f"| {len(c.won_by_smaller)} | {len(c.lost_by_larger)} |")
+    notes = []
+    for c in nesting:
+        if c.contradictions:
+            notes.append(f"- CONTRADICTIONS, won in {c.smaller} and unwinnable in {c.larger} "
+                         f"(one of the two verdicts is wrong): {_deal_list(c.contradictions)}.")
+        if c.won_by_smaller:
+            notes.append(f"- Winnable in {c.larger} by the nesting (unknown there, won in "
+                         f"{c.smaller}): {_deal_list(c.won_by_smaller)}.")
+        if c.lost_by_larger:
+            notes.append(f"- Unwinnable in {c.smaller} by the nesting (unknown there, unwinnable "
+                         f"in {c.larger}): {_deal_list(c.lost_by_larger)}.")
+    if notes:
+        lines.append("")
+        lines.extend(notes)
+    return lines
+
+
+def to_json(reports: list[GameReport], sources: list[str],
+            nesting: list[NestingCheck] = ()) -> dict:
+    """The table (and the nesting checks) as a JSON-ready dict."""
     return {"sources": list(sources), "confidence": 0.95, "interval_method": "wilson",
-            "games": [r.to_json() for r in reports]}
+            "games": [r.to_json() for r in reports], "nesting": [c.to_json() for c in nesting]}
 
 
 def plot_times(reports: list[GameReport], path: str) -> None:

@@ -11,8 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from solver.cli import main as cli_main
-from solver.report import (GameReport, format_markdown, nearest_rank, plot_times, read_reports,
-                           to_json, wilson_interval)
+from solver.games import NESTED_PAIRS
+from solver.report import (GameReport, NestingCheck, check_nesting, format_markdown, nearest_rank,
+                           plot_times, read_reports, read_rows, to_json, wilson_interval)
 from solver.survey import Limits, SurveyDatabase
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -244,3 +245,117 @@ def test_report_reads_a_version_1_database_without_the_via_column(tmp_path):
     with sqlite3.connect(db) as conn:          # read-only: the file is left as it was
         columns = {row[1] for row in conn.execute("PRAGMA table_info(results)")}
     assert "via" not in columns and "threads" not in columns
+
+
+# --- the nested games ------------------------------------------------------------------------
+
+VERDICTS = ("winnable", "unwinnable", "unknown")
+
+
+def rows_of(verdicts: dict) -> dict:
+    """{deal: verdict} -> the rows of one game as read_rows gives them."""
+    return {deal: (verdict, 0.1, None, "9.9") for deal, verdict in verdicts.items()}
+
+
+@given(st.sampled_from(NESTED_PAIRS),
+       st.dictionaries(st.integers(1, 40), st.sampled_from(VERDICTS)),
+       st.dictionaries(st.integers(1, 40), st.sampled_from(VERDICTS)))
+def test_nesting_check_sorts_every_common_deal_by_its_two_verdicts(pair, small, large):
+    smaller, larger = pair
+    [check] = check_nesting({smaller: rows_of(small), larger: rows_of(large), "clover": {}})
+    assert (check.smaller, check.larger) == pair
+    common = sorted(small.keys() & large.keys())
+    # The nine combinations of (smaller, larger) verdicts, each with its one meaning.
+    meaning = {("winnable", "winnable"): "agree", ("unwinnable", "unwinnable"): "agree",
+               ("unwinnable", "winnable"): "agree",       # the larger game allows more moves
+               ("winnable", "unwinnable"): "contradiction",
+               ("winnable", "unknown"): "larger won by the nesting",
+               ("unknown", "unwinnable"): "smaller lost by the nesting",
+               ("unknown", "winnable"): "open", ("unwinnable", "unknown"): "open",
+               ("unknown", "unknown"): "open"}
+    kinds = {deal: meaning[small[deal], large[deal]] for deal in common}
+    assert check.contradictions == [d for d in common if kinds[d] == "contradiction"]
+    assert check.won_by_smaller == [d for d in common if kinds[d] == "larger won by the nesting"]
+    assert check.lost_by_larger == [d for d in common if kinds[d] == "smaller lost by the nesting"]
+    assert check.both_decided == sum(kinds[d] in ("agree", "contradiction") for d in common)
+
+
+def test_nesting_needs_both_games_of_a_pair():
+    won = rows_of({1: "winnable"})
+    assert check_nesting({"glencoe": won, "clover": won, "forget-me-not": won}) == []
+    # Intrigue contains Glencoe, which contains PySol Glencoe: three pairs, in NESTED_PAIRS' order.
+    checks = check_nesting({"intrigue": won, "glencoe": won, "pysol-glencoe": won})
+    assert [(c.smaller, c.larger) for c in checks] == [("pysol-glencoe", "glencoe"),
+                                                       ("glencoe", "intrigue")]
+    assert all(c.both_decided == 1 for c in checks)
+
+
+@pytest.fixture
+def nested_pair(tmp_path):
+    """Banner ⊂ Devil's Solitaire over deals 1..30: deal 7 contradicts the nesting, deals 11 and
+    12 are won in Banner and unknown in Devil's, deal 20 unknown in Banner and lost in Devil's."""
+    banner = {n: "winnable" for n in range(1, 31)}
+    devils = dict(banner)
+    devils.update({7: "unwinnable", 11: "unknown", 12: "unknown", 20: "unwinnable"})
+    banner.update({20: "unknown", 25: "unwinnable"})
+    return [make_db(tmp_path / "banner.sqlite", "banner",
+                    [(n, v, 0.1) for n, v in banner.items()]),
+            make_db(tmp_path / "devils.sqlite", "devils-solitaire",
+                    [(n, v, 0.1) for n, v in devils.items()])]
+
+
+def test_report_of_a_contradiction_prints_everything_and_exits_1(nested_pair, capsys):
+    assert cli_main(["report", *nested_pair]) == 1
+    out, err = capsys.readouterr()
+    assert err.strip().splitlines() == [
+        "solver: error: deals contradict the nesting of the rule sets (banner ⊂ devils-solitaire "
+        "1): a verdict is wrong; please report it"]
+    lines = out.splitlines()
+    assert "| banner ⊂ devils-solitaire | 27 | 1 | 2 | 1 |" in lines
+    assert any(line.startswith("- CONTRADICTIONS") and line.endswith(": 7.") for line in lines)
+    assert any("Winnable in devils-solitaire by the nesting" in line and line.endswith(": 11, 12.")
+               for line in lines)
+    assert any("Unwinnable in banner by the nesting" in line and line.endswith(": 20.")
+               for line in lines)
+    assert "| banner | 30 | 29 | 28 | 1 |" in out          # the solver's own verdicts, unchanged
+    assert cli_main(["report", *nested_pair, "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["nesting"] == [{"smaller": "banner", "larger": "devils-solitaire",
+                                "both_decided": 27, "contradictions": [7],
+                                "won_by_smaller": [11, 12], "lost_by_larger": [20]}]
+
+
+def test_report_without_a_contradiction_exits_0_and_lists_at_most_ten_deals(tmp_path, capsys):
+    glencoe = make_db(tmp_path / "g.sqlite", "glencoe",
+                      [(n, "unknown" if n > 3 else "winnable", 0.1) for n in range(1, 16)])
+    pysol = make_db(tmp_path / "p.sqlite", "pysol-glencoe",
+                    [(n, "winnable", 0.1) for n in range(1, 16)])
+    assert cli_main(["report", glencoe, pysol]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert "| pysol-glencoe ⊂ glencoe | 3 | 0 | 12 | 0 |" in out
+    assert "won in pysol-glencoe): 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 and 2 more." in out
+    assert "CONTRADICTIONS" not in out
+
+
+def test_report_of_games_that_do_not_nest_has_no_nesting_table(two_games, capsys):
+    assert cli_main(["report", *two_games]) == 0
+    assert "Nested rule sets" not in capsys.readouterr().out
+    assert format_markdown(read_reports(two_games), []) == format_markdown(read_reports(two_games))
+    assert to_json([], [], [NestingCheck("a", "b", 3)])["nesting"][0]["both_decided"] == 3
+
+
+def test_nesting_of_real_surveys(tmp_path, capsys):
+    from solver.survey import run_survey
+    dbs = {}
+    for game in ("pysol-glencoe", "glencoe"):
+        dbs[game] = str(tmp_path / f"{game}.sqlite")
+        run_survey(game, range(1, 9), dbs[game], limits=Limits(60, 20_000), workers=1)
+    rows = read_rows(list(dbs.values()))
+    [check] = check_nesting(rows)
+    assert check.contradictions == []
+    decided = [d for d in range(1, 9)
+               if "unknown" not in (rows["pysol-glencoe"][d][0], rows["glencoe"][d][0])]
+    assert check.both_decided == len(decided) > 0
+    assert cli_main(["report", *dbs.values()]) == 0
+    assert f"| pysol-glencoe ⊂ glencoe | {len(decided)} | 0 |" in capsys.readouterr().out
