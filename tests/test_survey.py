@@ -19,6 +19,8 @@ from proc_helpers import ctrl_c_group, no_processes_left, sigint_default
 import solver
 from solver import survey
 from solver.cli import main as cli_main
+from solver.commands.solve import parse_size
+from solver.commands.survey import parse_memory
 from solver.survey import Limits, Progress, parse_deal_range, run_survey
 
 GAME = "clover"
@@ -157,6 +159,25 @@ def test_command_line_survey_stores_its_limits(tmp_path, capsys):
         assert set(conn.execute("SELECT timeout, max_nodes, max_memory FROM results")) == {
             (30.0, 500, 64 << 20)}
         assert sorted(d for (d,) in conn.execute("SELECT deal FROM results")) == [3, 4, 5, 6]
+
+
+@pytest.mark.parametrize("option, stored", [("64M", 64 << 20), ("0.5", 1 << 19),
+                                            ("1G", 1 << 30), ("65536K", 64 << 20)])
+def test_command_line_survey_takes_sizes_with_units(tmp_path, capsys, option, stored):
+    db = tmp_path / "cli.sqlite"
+    status, out, err = run_cli(capsys, "survey", GAME, "--deals", "3..4", "--db", str(db),
+                               "--workers", "1", "--max-nodes", "500", "--max-memory", option)
+    assert status == 0, err
+    with sqlite3.connect(db) as conn:
+        assert set(conn.execute("SELECT max_memory FROM results")) == {(stored,)}
+
+
+@given(st.integers(1, 1 << 20))
+def test_survey_memory_plain_numbers_are_mib_and_units_are_solves(n):
+    assert parse_memory(str(n)) == n << 20
+    assert parse_memory(f"{n}M") == parse_size(f"{n}M") == n << 20
+    assert parse_memory(f"{n}K") == parse_size(f"{n}K") == n << 10
+    assert parse_memory(f"{n}B") == parse_size(f"{n}B") == n
 
 
 def test_rerun_skips_decided_deals_and_retries_unknown_ones_with_more_room(tmp_path):
@@ -408,6 +429,9 @@ def test_bad_database_files(tmp_path, capsys, make, fragment):
     (["--deals", "1..3", "--workers", "0"], "worker"),
     (["--deals", "1..3", "--timeout", "0"], "timeout"),
     (["--deals", "1..3", "--max-memory", "0"], "max-memory"),
+    (["--deals", "1..3", "--max-memory", "0G"], "max-memory"),
+    (["--deals", "1..3", "--max-memory", "2X"], "max-memory"),
+    (["--deals", "1..3", "--max-memory", "-64"], "max-memory"),
     (["--deals", "1..3", "--chunk-size", "0"], "chunk size"),
     (["hello", "--deals", "1..3"], "unrecognized arguments"),
 ])

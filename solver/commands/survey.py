@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 
 from ..games import find_game
+from .solve import _SIZE, option_type, parse_size
 from ..survey import (DEFAULT_CHUNK_SIZE, DEFAULT_TIMEOUT, Limits, format_deal_range,
                       parse_deal_range, run_survey)
 
@@ -25,8 +26,9 @@ skipped too. A database holds one game: the game of its first survey (use one --
 
 Limits: --timeout seconds per deal (default {DEFAULT_TIMEOUT:g}; wall time, so results near the
 limit depend on the machine), --max-nodes positions per deal (deterministic) and --max-memory
-MiB per deal for the search's tables (the transposition table and what the search keeps beside
-it; each worker holds one set). --threads 2 solves each deal with two threads, as 'solver solve
+per deal for the search's tables (the transposition table and what the search keeps beside it;
+each worker holds one set): a plain number is MiB (2048), a number with a unit is a size as
+'solver solve' takes it (512M, 2G). --threads 2 solves each deal with two threads, as 'solver solve
 --threads 2': the exhaustive search alone runs beside the usual one, to the same limits and
 within the same memory. It is meant for a retry of the unknown deals at longer limits: on a
 range of quick deals --workers already keeps every core busy. Each worker runs two threads, so
@@ -57,8 +59,10 @@ def add_arguments(parser) -> None:
                         help="seconds per deal before it counts as unknown (default: %(default)g)")
     parser.add_argument("--max-nodes", metavar="N", type=int, default=None,
                         help="positions per deal before it counts as unknown (default: no limit)")
-    parser.add_argument("--max-memory", metavar="MIB", type=int, default=None,
-                        help="MiB for the search's tables per deal and worker (default: solve()'s, 1024)")
+    parser.add_argument("--max-memory", metavar="M", type=option_type(parse_memory),
+                        default=None,
+                        help="memory for the search's tables per deal and worker: MiB (2048) or "
+                             "a size with a unit (512M, 2G) (default: solve()'s, 1G)")
     parser.add_argument("--threads", type=int, choices=(1, 2), default=1,
                         help="threads per deal: 2 runs the exhaustive search alone beside the usual "
                              "one, as 'solver solve --threads 2' (default: %(default)s)")
@@ -68,13 +72,27 @@ def add_arguments(parser) -> None:
                         help="run on the Dask cluster of this scheduler (tcp://HOST:PORT)")
 
 
+def parse_memory(text: str) -> int:
+    """--max-memory in bytes: a plain number is MiB ("2048", "0.5"), as the command has always
+    read it, so that a survey is resumed by the same command; a number with a unit is a size as
+    ``solver solve`` reads it ("512M", "2G", "65536K", "1048576B")."""
+    bad = ValueError(f"bad memory size {text!r}: expected a positive number of MiB, or a size "
+                     f"with a unit (512M, 2G)")
+    match = _SIZE.fullmatch(str(text).strip())
+    if not match:
+        raise bad
+    if match.group(2) or match.group(3):
+        return parse_size(text)
+    size = int(float(match.group(1)) * (1 << 20))
+    if size < 1:
+        raise bad
+    return size
+
+
 def run(args) -> int:
     game = find_game(args.game)
     deals = parse_deal_range(args.deals)
-    if args.max_memory is not None and args.max_memory < 1:
-        raise ValueError(f"bad --max-memory {args.max_memory}: expected a positive number of MiB")
-    max_memory = None if args.max_memory is None else args.max_memory << 20
-    limits = Limits(args.timeout, args.max_nodes, max_memory, args.threads)
+    limits = Limits(args.timeout, args.max_nodes, args.max_memory, args.threads)
     summary = run_survey(game, deals, args.db, limits=limits, workers=args.workers,
                          chunk_size=args.chunk_size, scheduler=args.scheduler)
     if summary.interrupted:
