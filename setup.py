@@ -5,8 +5,9 @@ from setuptools import Extension, setup
 import platform
 
 COMPILE_ARGS = ["-O3", "-std=c11", "-Wall", "-Wno-unused-function",
-                # calls between the C files of one extension need not go through the PLT
-                "-fno-semantic-interposition"]
+                # calls between the C files of one extension do not go through the PLT: only
+                # the module's init function (marked so by Python's headers) is exported
+                "-fno-semantic-interposition", "-fvisibility=hidden"]
 if platform.machine().lower() in ("x86_64", "amd64"):
     COMPILE_ARGS.append("-mpopcnt")   # every x86-64 CPU since 2008; else popcount is a libcall
 

@@ -645,6 +645,18 @@ static int twin_rules(const void *dv, unsigned prune, unsigned *sets) {
     return 1;
 }
 
+/* The search made for this game (dfs.h, GAME_DFS): the body with BANNER_OPS known here. */
+#include "dfs.h"
+extern const GameOps BANNER_OPS;
+#if GAME_DFS
+static int banner_dfs(DFS_ARGS) {
+    (void)ops;
+    return DFS_BODY(&BANNER_OPS);
+}
+#else
+#define banner_dfs NULL
+#endif
+
 const GameOps BANNER_OPS = {sizeof(BannerState), gen_moves, apply, is_won, make_key, is_dead,
                             choice_cost, EARLY_CHOICE_COST, 0, twin_rules, 0, 2, sealed, level,
-                            BANNER_PROBES_SKIP_DEAL_CACHE, 1, 0, NULL};
+                            BANNER_PROBES_SKIP_DEAL_CACHE, 1, 0, NULL, NULL, banner_dfs};

@@ -87,6 +87,10 @@ typedef struct {
 /* Search state: big enough for either family's state. */
 typedef struct { uint64_t raw[12]; } StateBuf;
 
+struct SearchLimits;
+struct SearchResult;
+struct Table;
+
 typedef struct GameOps {
     size_t state_size;
     /* Legal moves; reduced=1 drops moves whose result is a relabelling of the current position or
@@ -151,6 +155,13 @@ typedef struct GameOps {
      * that the table, the caches and the memo together stay within it, and passes them in
      * ScratchHead.memo_bytes; the game allocates at most that much. */
     size_t (*memo_size)(size_t room, unsigned prune);
+    /* The depth-first search (dfs.h) made for this game, with this GameOps known at compile
+     * time so that its calls into the game are direct (GAME_DFS), or NULL: search.c's own,
+     * which calls through the pointers above.  The two search node for node the same. */
+    int (*dfs)(const struct GameOps *ops, const void *deal, const void *start,
+               const struct SearchLimits *lim, int max_disc, int mode, uint64_t node_budget,
+               double t0, void *scratch, struct Table *dead, struct Table *table,
+               struct SearchResult *out);
 } GameOps;
 
 #endif

@@ -1475,8 +1475,20 @@ static int level(const void *dv, const void *sv) {
     return ((const SalicState *)sv)->sp;
 }
 
+/* The search made for this game (dfs.h, GAME_DFS): the body with SALIC_OPS known here. */
+#include "dfs.h"
+extern const GameOps SALIC_OPS;
+#if GAME_DFS
+static int salic_dfs(DFS_ARGS) {
+    (void)ops;
+    return DFS_BODY(&SALIC_OPS);
+}
+#else
+#define salic_dfs NULL
+#endif
+
 const GameOps SALIC_OPS = {sizeof(SalicState), gen_moves, apply, is_won, make_key, is_dead,
                            choice_cost, 1,
                            PRUNE_PARKING_ROOM | PRUNE_LAZY_PLAYS | PRUNE_DEEP_ROOM | PRUNE_LAZY_ORDER,
                            twin_rules, sizeof(RoomStats), 2, sealed, level, 0, 1, 1,
-                           free_scratch, memo_size};
+                           free_scratch, memo_size, salic_dfs};

@@ -19,7 +19,7 @@ enum {
     SEARCH_INTERRUPTED = 5
 };
 
-typedef struct {
+typedef struct SearchLimits {
     uint64_t max_nodes;          /* 0: no limit */
     double max_seconds;          /* <= 0: no limit */
     size_t max_bytes;            /* the bound on the tables, the cache and the game's memo */
@@ -30,7 +30,13 @@ typedef struct {
     int *stop;                   /* NULL, or a flag read every CLOCK_EVERY nodes without the GIL:
                                     once set (search_stop), the search ends "interrupted" */
     MemPool *pool;               /* NULL, or memory the tables share with another search */
+    int plain;                   /* PLAIN_* flags: the same search, node for node, made the plain
+                                    way (for the tests that hold the two to each other) */
 } SearchLimits;
+
+/* SearchLimits.plain (dfs.h): search.c's generic search even where the game has its own
+ * (GameOps.dfs); no position worked out ahead of its turn (SEARCH_PREFETCH). */
+enum { PLAIN_GENERIC_DFS = 1, PLAIN_NO_PREFETCH = 2 };
 
 /* One search of a deal's run (search_run), as the log keeps it. */
 enum { STEP_FIRST = 0, STEP_PROBE = 1, STEP_WHOLE = 2, STEP_FINAL = 3 };
@@ -45,7 +51,7 @@ typedef struct {
     int8_t status;               /* SEARCH_* */
 } SearchStep;
 
-typedef struct {
+typedef struct SearchResult {
     int status;
     uint64_t nodes;              /* positions generated and stored */
     uint64_t states;             /* entries in the table at the end */

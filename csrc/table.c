@@ -415,6 +415,12 @@ void table_set_deadline(Table *t, double deadline, double grow_rate) {
 
 uint64_t table_key_hash(const Key *key) { return key_hash(key); }
 
+void table_prefetch(const Table *t, const Key *key) {
+    uint64_t i = slot_of(key_hash(key), t->capacity);
+    __builtin_prefetch(&t->tags[i], 0, 3);
+    __builtin_prefetch(&t->slots[i], 1, 3);
+}
+
 int table_contains(const Table *t, const Key *key) {
     uint64_t cap = t->capacity, h = key_hash(key), i = slot_of(h, cap);
     uint8_t tag = tag_of(h), g;

@@ -31,7 +31,7 @@ typedef struct {
     size_t peak;            /* the most used has been */
 } MemPool;
 
-typedef struct {
+typedef struct Table {
     Key *slots;
     uint8_t *tags;          /* per slot: 0 empty, else 0x80 | 7 bits of the key's hash */
     uint64_t capacity;
@@ -65,6 +65,9 @@ void table_reset(Table *t, uint64_t want);
  * TABLE_TIME if it needs a grow that would end after the deadline (table_set_deadline).  The
  * table is unchanged by TABLE_FULL and TABLE_TIME. */
 int table_insert(Table *t, const Key *key);
+/* Ask the cache for the tag and the slot where a table_insert of key begins its probe: a hint,
+ * nothing more (the table is not changed, and a grow in between only makes it useless). */
+void table_prefetch(const Table *t, const Key *key);
 /* A time (search_clock's, CLOCK_MONOTONIC seconds; <= 0: none) that no grow may end
  * after, by its estimate: GROW_MARGIN (1.5) times the seconds per unit of work that the last grow
  * took (grow_rate to start with; 0: no estimate until a grow has been timed) or, if more, that

@@ -63,6 +63,7 @@ cdef extern from "search.h":
         void *poll_ctx
         int *stop
         MemPool *pool
+        int plain
     ctypedef struct SearchStep:
         uint64_t budget
         uint64_t nodes
@@ -84,6 +85,9 @@ cdef extern from "search.h":
         int path_len
         SearchStep steps[MAX_STEPS]
         int n_steps
+    enum:
+        PLAIN_GENERIC_DFS
+        PLAIN_NO_PREFETCH
     int search_run(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
                    SearchResult *out) nogil
     double search_clock() nogil

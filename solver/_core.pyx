@@ -13,6 +13,8 @@ from libc.string cimport memcpy, memset
 DEAL, FOUND, PARK, WASTE, CELL, REDEAL = range(6)
 STATUS = ("win", "no_win", "nodes", "time", "memory", "interrupted")
 PRUNE_ALL_FLAGS = PRUNE_ALL
+# CoreGame.search(plain=...): the same search made the plain way (csrc/dfs.h), for the tests
+PLAIN_FLAGS = {"generic-dfs": PLAIN_GENERIC_DFS, "no-prefetch": PLAIN_NO_PREFETCH}
 RULE_BITS = {"safe-foundation": PRUNE_SAFE_FOUNDATION, "banner-reach": PRUNE_BANNER_REACH,
              "symmetry": PRUNE_SYMMETRY, "banner-prefix": PRUNE_BANNER_PREFIX,
              "lone-card": PRUNE_LONE_CARD, "last-copies": PRUNE_LAST_COPIES,
@@ -47,6 +49,7 @@ cdef SearchLimits _limits(uint64_t max_nodes, double max_seconds, size_t max_byt
     lim.poll_ctx = NULL
     lim.stop = NULL
     lim.pool = NULL
+    lim.plain = 0
     return lim
 
 
@@ -141,7 +144,7 @@ cdef class CoreGame:
 
     def search(self, uint64_t max_nodes=0, double max_seconds=0.0, size_t max_bytes=1 << 30,
                unsigned prune=PRUNE_ALL, CorePosition start=None, int probes=PROBES,
-               SharedSearch shared=None):
+               SharedSearch shared=None, int plain=0):
         """Run the search from the deal's start (or from ``start``, a position of this deal);
         returns (status, path, nodes, states, table_bytes, peak_bytes, seconds, final_start),
         where final_start is the second at which the final exhaustive search began, the one
@@ -149,8 +152,10 @@ cdef class CoreGame:
         between probe rounds decided, or a limit came first).  shared: a search of the same
         deal runs beside this one (in another thread); the tables share shared's memory as well
         as max_bytes, and the search ends "interrupted" once shared is stopped (the caller
-        stops it where a verdict settles the deal: solver.api)."""
+        stops it where a verdict settles the deal: solver.api).  plain: PLAIN_GENERIC_DFS and
+        PLAIN_NO_PREFETCH make the same search the plain way (csrc/dfs.h), for the tests."""
         cdef SearchLimits lim = _limits(max_nodes, max_seconds, max_bytes, prune, probes)
+        lim.plain = plain
         if shared is not None:
             lim.stop = &shared.shared.stop
             lim.pool = &shared.shared.pool
@@ -174,12 +179,13 @@ cdef class CoreGame:
                 res.peak_bytes, res.seconds, res.final_start)
 
     def search_steps(self, uint64_t max_nodes=0, double max_seconds=0.0, size_t max_bytes=1 << 30,
-                     unsigned prune=PRUNE_ALL):
+                     unsigned prune=PRUNE_ALL, int plain=0):
         """Run the search from the deal's start and return (status, nodes, steps): steps lists
         every search of the run in order (csrc/search.h, SearchStep), each a dict with kind
         ("first", "probe", "whole" or "final"), round, mode, twin (the rule set: 0 the rules
         asked for, i the i-th twin), max_disc (-1: exhaustive), budget, nodes and status."""
         cdef SearchLimits lim = _limits(max_nodes, max_seconds, max_bytes, prune, PROBES)
+        lim.plain = plain
         cdef SearchResult *res = <SearchResult *>malloc(sizeof(SearchResult))
         cdef int i
         if res == NULL:
