@@ -126,6 +126,7 @@ def test_bench_markdown_has_a_row_per_game_in_each_table(bench_run):
     (["--deals", "1..2", "--reference-deals", "-1"], "reference deal count"),
     (["--deals", "1..2", "--jobs", "0"], "--jobs"),
     (["--deals", "1..2", "--threads", "3"], "--threads"),
+    (["--deals", "1..2", "--max-memory", "512"], "512M"),
 ])
 def test_bench_bad_input(run_solver, args, fragment):
     result = run_solver("bench", *args)

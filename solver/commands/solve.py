@@ -45,9 +45,10 @@ runs GAME's own search alone with the whole limits.
 
 Limits (per deal): --max-nodes positions, --timeout seconds, --max-memory bytes for the
 search's tables (the transposition table, and the cache and memo it keeps beside it; a number
-with an optional K, M, G or T suffix, powers of 1024: 512M, 2G; default 1G). Reaching one
-gives 'unknown' with the reason and the statistics so far; the search never exceeds the
-memory bound. --no-prune turns every pruning rule of the search off
+with an optional K, M, G or T suffix, powers of 1024: 512M, 2G; default 1G; a number with no
+unit is bytes and must be at least 1048576, so that 2048 meant as MiB is an error, not a 2 KiB
+table). Reaching one gives 'unknown' with the reason and the statistics so far; the search
+never exceeds the memory bound. --no-prune turns every pruning rule of the search off
 (docs/solver.md): slower, and meant as a soundness check, since the verdicts must not change.
 
 Two threads: --threads 2 runs, beside the usual search, the exhaustive search alone (no
@@ -87,6 +88,23 @@ def parse_size(text: str) -> int:
     size = int(float(match.group(1)) * _SIZE_UNITS[match.group(2).lower()])
     if size < 1:
         raise ValueError(f"bad size {text!r}: must be at least 1 byte")
+    return size
+
+
+MIN_BARE_SIZE = 1 << 20
+
+
+def parse_limit_size(text: str) -> int:
+    """--max-memory of ``solver solve`` and ``solver bench``: a size as parse_size reads it, but
+    a bare number (no unit) below 1 MiB is refused, since it is almost surely meant as MiB (as
+    ``solver survey`` reads a bare number): ``--max-memory 2048`` would give every deal a
+    2 KiB table and "unknown (memory)". A unit says the size is meant: ``64K`` is taken."""
+    size = parse_size(text)
+    match = _SIZE.fullmatch(str(text).strip())
+    if not (match.group(2) or match.group(3)) and size < MIN_BARE_SIZE:
+        raise ValueError(f"bad size {text!r}: a number without a unit is bytes, too few for a "
+                         f"search; give a unit ({match.group(1)}M, 2G, or {match.group(1)}B "
+                         f"for bytes)")
     return size
 
 
@@ -138,10 +156,11 @@ def add_limit_arguments(parser, *, timeout_default=None) -> None:
     parser.add_argument("--timeout", metavar="S", type=option_type(positive_seconds),
                         default=timeout_default,
                         help=f"seconds per deal before it counts as unknown (default: {default})")
-    parser.add_argument("--max-memory", metavar="SIZE", type=option_type(parse_size),
+    parser.add_argument("--max-memory", metavar="SIZE", type=option_type(parse_limit_size),
                         default=DEFAULT_MAX_MEMORY,
-                        help="memory for the search's tables per deal: bytes or 512M, 2G ... "
-                             "(default: 1G)")
+                        help="memory for the search's tables per deal: 512M, 2G ... (powers "
+                             "of 1024), or bytes; a number without a unit must be at least "
+                             "1048576 (default: 1G)")
 
 
 def add_arguments(parser) -> None:
