@@ -36,7 +36,8 @@ seconds (also while one long deal runs: the elapsed time moves on) and one at th
 --jobs N spreads the deals over N processes (faster; the timings then share the machine).
 --threads 2 solves each deal with two threads, as 'solver solve --threads 2' (the exhaustive
 search alone beside the usual one; the core's seconds then run to the end of the later
-search, and the greedy figure is left out). benchmarks/README.md explains every figure.
+search, and the greedy figure is left out). With both, N processes run 2N threads: on a 2-core
+machine --jobs 1 --threads 2 already fills it. benchmarks/README.md explains every figure.
 
 Ctrl-C stops the run (and the --jobs processes) and saves the deals measured so far in the
 same two files, with "interrupted": true in the JSON and a line in the Markdown saying after how
