@@ -51,7 +51,7 @@ static int dfs(DFS_ARGS) {
 #define MAX_MODES 4               /* probe modes a round runs at most (every game has 2) */
 #define MAX_PROBES 24
 #define FIRST_NODES 1000          /* the short exhaustive search before any probe */
-#define DEAD_SHARE 16
+#define DEAD_SHARE 8              /* the cache of searched subtrees: 1/8 of the memory (docs/solver.md) */
 #define MEMO_SHARE 8              /* the game's memo: at most this share of the memory */
 
 
