@@ -645,6 +645,12 @@ static int twin_rules(const void *dv, unsigned prune, unsigned *sets) {
     return 1;
 }
 
+/* PRUNE_SEALED_CAP (docs/solver.md, "`sealed-cap`"): a mode-0 probe searches a last pass for at
+ * most 1/BANNER_SEALED_CAP_DIV of its node budget. */
+#ifndef BANNER_SEALED_CAP_DIV
+#define BANNER_SEALED_CAP_DIV 64
+#endif
+
 /* The search made for this game (dfs.h, GAME_DFS): the body with BANNER_OPS known here. */
 #include "dfs.h"
 extern const GameOps BANNER_OPS;
@@ -659,4 +665,5 @@ static int banner_dfs(DFS_ARGS) {
 
 const GameOps BANNER_OPS = {sizeof(BannerState), gen_moves, apply, is_won, make_key, is_dead,
                             choice_cost, EARLY_CHOICE_COST, 0, twin_rules, 0, 2, sealed, level,
-                            BANNER_PROBES_SKIP_DEAL_CACHE, 1, 0, NULL, NULL, banner_dfs};
+                            BANNER_PROBES_SKIP_DEAL_CACHE, 1, 0, NULL, NULL, banner_dfs,
+                            BANNER_SEALED_CAP_DIV};

@@ -68,7 +68,9 @@ enum {
     PRUNE_STUCK_STOCK = 65536,   /* Salic (PySol profiles, with deep-room): the stock cards that
                                     cannot leave their pile while the stock lasts are piles of
                                     the grid */
-    PRUNE_ALL = 0x1ffff
+    PRUNE_SEALED_CAP = 131072,   /* an order of work only, no cut: a probe leaves a sealed subtree
+                                    it searches whole after node_budget / sealed_cap_div nodes */
+    PRUNE_ALL = 0x3ffff
 };
 
 /* The start of every search's scratch (GameOps.is_dead): set by search.c, read by the game. */
@@ -162,6 +164,10 @@ typedef struct GameOps {
                const struct SearchLimits *lim, int max_disc, int mode, uint64_t node_budget,
                double t0, void *scratch, struct Table *dead, struct Table *table,
                struct SearchResult *out);
+    /* PRUNE_SEALED_CAP: a probe in the mode where a sealed subtree costs nothing searches each
+     * such subtree for at most node_budget / sealed_cap_div nodes, then leaves it (dfs.h); 0:
+     * no cap in this game. */
+    int sealed_cap_div;
 } GameOps;
 
 #endif

@@ -96,6 +96,17 @@ static inline __attribute__((always_inline)) int dfs_body(const GameOps *ops, co
     head->deadline = lim->max_seconds > 0 ? t0 + lim->max_seconds : 0.0;
     head->expired = 0;
 
+    /* PRUNE_SEALED_CAP (docs/solver.md, "`sealed-cap`"): in a probe whose mode is a sealed
+     * subtree's (where its moves cost nothing), the subtree entered at depth cap_depth (its
+     * root's frame is frames[cap_depth - 1]) is left once the search reaches node cap_at.  Its
+     * positions stay in the table as seen, though not searched whole, so from then on (capped)
+     * no sealed root goes into the cache (one might reach them), and the probe does not end
+     * SEARCH_NO_WIN, which would say it tried every line within its limit. */
+    uint64_t cap = max_disc >= 0 && (prune & PRUNE_SEALED_CAP) && ops->sealed &&
+                   ops->sealed_cap_div > 0 ? node_budget / ops->sealed_cap_div : 0;
+    uint64_t cap_at = 0;
+    int cap_depth = 0, capped = 0;
+
     ops->key(deal, start, &key);
     table_insert(table, &key);
     memcpy(&frames[0].state, start, ops->state_size);
@@ -107,16 +118,24 @@ static inline __attribute__((always_inline)) int dfs_body(const GameOps *ops, co
         frames[0].i = 0;
         frames[0].disc = 0;
         frames[0].cost = (uint8_t)(weighted ? ops->choice_cost(deal, &frames[0].state, mode) : 1);
-        frames[0].smode = (int8_t)(dead ? ops->sealed(deal, &frames[0].state) : -1);
+        frames[0].smode = (int8_t)(dead || cap ? ops->sealed(deal, &frames[0].state) : -1);
         frames[0].root = 0;
         frames[0].next = 0;
         depth = 1;
     }
     while (depth > 0) {
+        if (cap_depth && nodes >= cap_at) {
+            depth = cap_depth - 1;       /* leave the sealed subtree, unfinished */
+            cap_depth = 0;
+            capped = 1;
+            continue;
+        }
         Frame *f = &frames[depth - 1];
         int disc = f->disc + f->i * f->cost;
         if (f->i == f->n || (max_disc >= 0 && disc > max_disc)) {
-            if (f->root && f->i == f->n && (max_disc < 0 || (f->root == 1 && mode == f->smode))) {
+            if (depth == cap_depth) cap_depth = 0;
+            if (f->root && f->i == f->n && !capped &&
+                (max_disc < 0 || (f->root == 1 && mode == f->smode))) {
                 ops->key(deal, &f->state, &key);
                 table_insert(dead, &key);          /* when full, the cache just stops growing */
             }
@@ -192,6 +211,7 @@ static inline __attribute__((always_inline)) int dfs_body(const GameOps *ops, co
         }
         child->smode = f->smode;
         child->root = 0;
+        if (cap && f->smode < 0 && !dead) child->smode = (int8_t)ops->sealed(deal, &child->state);
         if (dead && f->smode < 0) {
             /* A root of the cache: a sealed root (dead-cache), else a position entered by a
              * deal or turn (deal-cache, level up), which only exhaustive searches add (and,
@@ -211,7 +231,12 @@ static inline __attribute__((always_inline)) int dfs_body(const GameOps *ops, co
         child->disc = (uint8_t)(disc < 255 ? disc : 255);
         child->cost = (uint8_t)(weighted ? ops->choice_cost(deal, &child->state, mode) : 1);
         depth++;
+        if (cap && f->smode < 0 && child->smode == mode && !cap_depth) {   /* a sealed root */
+            cap_depth = depth;
+            cap_at = nodes + cap;
+        }
     }
+    if (capped && status == SEARCH_NO_WIN) status = SEARCH_LIMIT_NODES;   /* not every line */
     if (status == SEARCH_WIN && collect_path(frames, depth, out) != 0) status = SEARCH_LIMIT_MEMORY;
     out->nodes += nodes;
     out->states = table->count;

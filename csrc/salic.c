@@ -1475,6 +1475,11 @@ static int level(const void *dv, const void *sv) {
     return ((const SalicState *)sv)->sp;
 }
 
+/* PRUNE_SEALED_CAP (docs/solver.md, "`sealed-cap`"): 0, no cap on a mode-1 probe's end game. */
+#ifndef SALIC_SEALED_CAP_DIV
+#define SALIC_SEALED_CAP_DIV 0
+#endif
+
 /* The search made for this game (dfs.h, GAME_DFS): the body with SALIC_OPS known here. */
 #include "dfs.h"
 extern const GameOps SALIC_OPS;
@@ -1491,4 +1496,4 @@ const GameOps SALIC_OPS = {sizeof(SalicState), gen_moves, apply, is_won, make_ke
                            choice_cost, 1,
                            PRUNE_PARKING_ROOM | PRUNE_LAZY_PLAYS | PRUNE_DEEP_ROOM | PRUNE_LAZY_ORDER,
                            twin_rules, sizeof(RoomStats), 2, sealed, level, 0, 1, 1,
-                           free_scratch, memo_size, salic_dfs};
+                           free_scratch, memo_size, salic_dfs, SALIC_SEALED_CAP_DIV};

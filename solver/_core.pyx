@@ -23,7 +23,7 @@ RULE_BITS = {"safe-foundation": PRUNE_SAFE_FOUNDATION, "banner-reach": PRUNE_BAN
              "deal-cache": PRUNE_DEAL_CACHE, "lazy-order": PRUNE_LAZY_ORDER,
              "feed-first": PRUNE_FEED_FIRST, "cell-wait": PRUNE_CELL_WAIT,
              "banner-ahead": PRUNE_BANNER_AHEAD, "lazy-feed": PRUNE_LAZY_FEED,
-             "stuck-stock": PRUNE_STUCK_STOCK}
+             "stuck-stock": PRUNE_STUCK_STOCK, "sealed-cap": PRUNE_SEALED_CAP}
 PROBES = 6      # bounded-discrepancy probes before the exhaustive search
 
 

@@ -57,7 +57,7 @@ def test_without_a_time_limit_the_node_share_still_holds():
 
 # Deals that go through several probe rounds, in both families and with one, two and three
 # rule sets per round (Banner's cell-wait twin; the PySol profiles' lazy-plays and feed-first).
-ROUNDS = [("banner", 123), ("banner", 55), ("banner", 179), ("devils-solitaire", 6),
+ROUNDS = [("banner", 123), ("banner", 55), ("banner", 179), ("devils-solitaire", 214),
           ("forget-me-not", 1), ("glencoe", 160), ("glencoe", 184), ("pysol-laggard-lady", 81),
           ("pysol-glencoe", 128), ("pysol-intrigue", 184), ("pysol-intrigue", 102)]
 FIRST_NODES, PROBE_NODES, WHOLE_SHIFT, LATE_TWIN_ROUNDS = 1000, 20000, 3, 4

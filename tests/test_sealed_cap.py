@@ -1,0 +1,111 @@
+"""The sealed-cap rule (docs/solver.md, "sealed-cap"): an order of work, not a cut.
+
+In a probe whose mode searches a sealed subtree at no cost (the Banner family's mode 0, whose
+last pass is free), each such subtree is searched for at most a share of the probe's node
+budget and then left. A probe proves nothing when it fails, so the verdicts cannot change;
+what could go wrong is the cache of sealed subtrees searched whole (dead-cache), which a probe
+must not fill once it has left a subtree unfinished, and a probe that left one must not report
+that it tried every line (a mode-1 probe would then be skipped). The tests: the same verdicts
+with and without the rule, with the cache on and off, and on deals proved unwinnable after
+probes (where a wrong entry in the cache would end in a win missed or a proof too soon); the rule
+in use (other node counts, probes that end short of their budget); every line won with it
+replays; the Salic family, where no game sets a cap, searches node for node the same.
+"""
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from solver.core import DEFAULT_RULES, PRUNING_RULES, core_game, run
+from solver.deals import deal_from_number
+from solver.games import find_game
+from solver.result import Verdict
+from solver.rules import initial_position
+
+from rule_helpers import decided_and_changed, same_search
+
+CAP = PRUNING_RULES["sealed-cap"]
+CACHE = PRUNING_RULES["dead-cache"]
+FAMILY = ["banner", "devils-solitaire", "forget-me-not", "clover"]
+
+
+def test_the_rule_is_a_default_rule():
+    assert DEFAULT_RULES & CAP
+
+
+def test_the_rule_keeps_the_verdicts_and_changes_the_search():
+    """With and without the rule: the same verdicts wherever both decide, and on some deals past
+    the first short search other node counts."""
+    decided, changed = decided_and_changed(FAMILY, range(1, 31), DEFAULT_RULES,
+                                           DEFAULT_RULES & ~CAP)
+    assert decided >= 100 and changed >= 10, (decided, changed)
+
+
+@settings(max_examples=25, deadline=None)
+@given(game_id=st.sampled_from(FAMILY), number=st.integers(1, 10 ** 6))
+def test_random_deals_get_the_same_verdict_with_and_without_the_rule(game_id, number):
+    """On random deals, the rule with the cache, the rule without the cache and neither: the
+    same verdict wherever two decide; a win found with the rule replays to a win."""
+    game = find_game(game_id)
+    deal = deal_from_number(game, number)
+    results = [run(game, deal, max_nodes=150_000, prune=rules, line=True)
+               for rules in (DEFAULT_RULES, DEFAULT_RULES & ~CACHE, DEFAULT_RULES & ~CAP)]
+    verdicts = {r.verdict for r in results} - {Verdict.UNKNOWN}
+    assert len(verdicts) <= 1, (game_id, number, [r.verdict for r in results])
+    won = results[0]
+    if won.verdict is Verdict.WINNABLE:
+        pos = initial_position(game, deal)
+        for move in won.moves:
+            pos = pos.apply(move)
+        assert pos.is_won(), (game_id, number)
+
+
+def unwinnable_deals(game_id, numbers, max_nodes):
+    """The deals of ``numbers`` the search without the rule proves unwinnable past its first
+    short search (so probes ran before the proof)."""
+    game = find_game(game_id)
+    out = []
+    for number in numbers:
+        r = run(game, deal_from_number(game, number), max_nodes=max_nodes,
+                prune=DEFAULT_RULES & ~CAP, line=False)
+        if r.verdict is Verdict.UNWINNABLE and r.stats.nodes > 1000:
+            out.append(number)
+    return out
+
+
+def test_proofs_after_probes_stay_proofs():
+    """Forget-me-not and Clover deals that need probes and then a proof (the cache at work):
+    with the rule, each is still proved unwinnable or left unknown, never won; and the rule
+    with the cache off agrees."""
+    checked = 0
+    for game_id, numbers in (("forget-me-not", range(1, 601)), ("clover", range(1, 1501))):
+        game = find_game(game_id)
+        for number in unwinnable_deals(game_id, numbers, 300_000):
+            deal = deal_from_number(game, number)
+            for rules in (DEFAULT_RULES, DEFAULT_RULES & ~CACHE):
+                r = run(game, deal, max_nodes=300_000, prune=rules, line=False)
+                assert r.verdict is not Verdict.WINNABLE, (game_id, number, rules)
+            checked += 1
+    assert checked >= 10, checked
+
+
+def test_a_probe_leaves_a_last_pass_short_of_its_budget():
+    """In use where it matters: on Banner deals past the first search, some mode-0 probe ends
+    undecided before its node budget (it left a last pass), which without the rule never
+    happens (a probe then ends on its budget or having tried every line)."""
+    game = find_game("banner")
+    short = {True: 0, False: 0}
+    for number in range(1, 41):
+        core = core_game(game, deal_from_number(game, number))
+        for on in (True, False):
+            rules = DEFAULT_RULES if on else DEFAULT_RULES & ~CAP
+            _, _, steps = core.search_steps(max_nodes=400_000, prune=rules)
+            short[on] += sum(1 for s in steps if s["kind"] == "probe" and s["mode"] == 0
+                             and s["status"] == "nodes" and s["nodes"] < s["budget"])
+    assert short[True] >= 5 and short[False] == 0, short
+
+
+def test_the_salic_games_search_the_same_with_or_without_the_rule():
+    probed = sum(same_search(find_game(game_id), range(1, 13), DEFAULT_RULES,
+                             DEFAULT_RULES & ~CAP)
+                 for game_id in ("glencoe", "pysol-glencoe", "pysol-laggard-lady"))
+    assert probed >= 3, probed
