@@ -646,9 +646,14 @@ static int twin_rules(const void *dv, unsigned prune, unsigned *sets) {
 }
 
 /* PRUNE_SEALED_CAP (docs/solver.md, "`sealed-cap`"): a mode-0 probe searches a last pass for at
- * most 1/BANNER_SEALED_CAP_DIV of its node budget. */
+ * most 1/BANNER_SEALED_CAP_DIV of its node budget, in probes of at most BANNER_SEALED_CAP_MAX
+ * nodes (rounds 0..6 of search.c's schedule, 20,000 * 2^k nodes): past them, the last passes the
+ * probes finish fill the cache that the long searches live on. */
 #ifndef BANNER_SEALED_CAP_DIV
 #define BANNER_SEALED_CAP_DIV 64
+#endif
+#ifndef BANNER_SEALED_CAP_MAX
+#define BANNER_SEALED_CAP_MAX 1280000
 #endif
 
 /* The search made for this game (dfs.h, GAME_DFS): the body with BANNER_OPS known here. */
@@ -666,4 +671,4 @@ static int banner_dfs(DFS_ARGS) {
 const GameOps BANNER_OPS = {sizeof(BannerState), gen_moves, apply, is_won, make_key, is_dead,
                             choice_cost, EARLY_CHOICE_COST, 0, twin_rules, 0, 2, sealed, level,
                             BANNER_PROBES_SKIP_DEAL_CACHE, 1, 0, NULL, NULL, banner_dfs,
-                            BANNER_SEALED_CAP_DIV};
+                            BANNER_SEALED_CAP_DIV, BANNER_SEALED_CAP_MAX};

@@ -166,8 +166,10 @@ typedef struct GameOps {
                struct SearchResult *out);
     /* PRUNE_SEALED_CAP: a probe in the mode where a sealed subtree costs nothing searches each
      * such subtree for at most node_budget / sealed_cap_div nodes, then leaves it (dfs.h); 0:
-     * no cap in this game. */
+     * no cap in this game.  Only in probes whose node budget is at most sealed_cap_max (0: in
+     * every probe). */
     int sealed_cap_div;
+    uint64_t sealed_cap_max;
 } GameOps;
 
 #endif

@@ -97,13 +97,16 @@ static inline __attribute__((always_inline)) int dfs_body(const GameOps *ops, co
     head->expired = 0;
 
     /* PRUNE_SEALED_CAP (docs/solver.md, "`sealed-cap`"): in a probe whose mode is a sealed
-     * subtree's (where its moves cost nothing), the subtree entered at depth cap_depth (its
+     * subtree's (where its moves cost nothing) and whose budget is at most
+     * GameOps.sealed_cap_max, the subtree entered at depth cap_depth (its
      * root's frame is frames[cap_depth - 1]) is left once the search reaches node cap_at.  Its
      * positions stay in the table as seen, though not searched whole, so from then on (capped)
      * no sealed root goes into the cache (one might reach them), and the probe does not end
      * SEARCH_NO_WIN, which would say it tried every line within its limit. */
     uint64_t cap = max_disc >= 0 && (prune & PRUNE_SEALED_CAP) && ops->sealed &&
-                   ops->sealed_cap_div > 0 ? node_budget / ops->sealed_cap_div : 0;
+                   ops->sealed_cap_div > 0 &&
+                   (ops->sealed_cap_max == 0 || node_budget <= ops->sealed_cap_max)
+                   ? node_budget / ops->sealed_cap_div : 0;
     uint64_t cap_at = 0;
     int cap_depth = 0, capped = 0;
 

@@ -1496,4 +1496,4 @@ const GameOps SALIC_OPS = {sizeof(SalicState), gen_moves, apply, is_won, make_ke
                            choice_cost, 1,
                            PRUNE_PARKING_ROOM | PRUNE_LAZY_PLAYS | PRUNE_DEEP_ROOM | PRUNE_LAZY_ORDER,
                            twin_rules, sizeof(RoomStats), 2, sealed, level, 0, 1, 1,
-                           free_scratch, memo_size, salic_dfs, SALIC_SEALED_CAP_DIV};
+                           free_scratch, memo_size, salic_dfs, SALIC_SEALED_CAP_DIV, 0};

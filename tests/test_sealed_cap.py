@@ -109,3 +109,18 @@ def test_the_salic_games_search_the_same_with_or_without_the_rule():
                              DEFAULT_RULES & ~CAP)
                  for game_id in ("glencoe", "pysol-glencoe", "pysol-laggard-lady"))
     assert probed >= 3, probed
+
+
+def test_the_long_rounds_run_without_the_cap():
+    """Only probes of at most 1,280,000 nodes (rounds 0..6) leave a last pass: on a deal that
+    runs to round 7 and beyond, every mode-0 probe with a larger budget that ends undecided has
+    spent its whole budget, while some smaller one ended short of it."""
+    game = find_game("banner")
+    core = core_game(game, deal_from_number(game, 8391))
+    _, _, steps = core.search_steps(max_nodes=20_000_000, prune=DEFAULT_RULES)
+    probes = [s for s in steps if s["kind"] == "probe" and s["mode"] == 0]
+    long = [s for s in probes if s["budget"] > 1_280_000]
+    assert long, max(s["round"] for s in steps)
+    assert all(s["nodes"] == s["budget"] for s in long if s["status"] == "nodes"), long
+    assert any(s["status"] == "nodes" and s["nodes"] < s["budget"] for s in probes
+               if s["budget"] <= 1_280_000)
