@@ -42,9 +42,9 @@ def family_rules(game_id: str) -> list[str]:
     from solver.core import DEFAULT_RULES, PRUNING_RULES
     from solver.games import find_game
     banner = find_game(game_id).family == "banner"
-    banner_only = {"banner-reach", "banner-prefix", "banner-ahead", "cell-wait"}
+    banner_only = {"banner-reach", "banner-prefix", "banner-ahead", "cell-wait", "sealed-cap"}
     salic_only = {"safe-foundation", "lone-card", "last-copies", "parking-room", "deep-room",
-                  "lazy-plays", "lazy-order", "feed-first", "lazy-feed"}
+                  "lazy-plays", "lazy-order", "feed-first", "lazy-feed", "stuck-stock"}
     skip = salic_only if banner else banner_only
     return [name for name, bit in PRUNING_RULES.items()
             if DEFAULT_RULES & bit and name not in skip]
