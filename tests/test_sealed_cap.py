@@ -28,6 +28,14 @@ CACHE = PRUNING_RULES["dead-cache"]
 FAMILY = ["banner", "devils-solitaire", "forget-me-not", "clover"]
 
 
+def replays_to_a_win(game, deal, moves) -> bool:
+    """The line, played through the pure-Python reference rules, ends in a won position."""
+    pos = initial_position(game, deal)
+    for move in moves:
+        pos = pos.apply(move)
+    return pos.is_won()
+
+
 def test_the_rule_is_a_default_rule():
     assert DEFAULT_RULES & CAP
 
@@ -53,10 +61,7 @@ def test_random_deals_get_the_same_verdict_with_and_without_the_rule(game_id, nu
     assert len(verdicts) <= 1, (game_id, number, [r.verdict for r in results])
     won = results[0]
     if won.verdict is Verdict.WINNABLE:
-        pos = initial_position(game, deal)
-        for move in won.moves:
-            pos = pos.apply(move)
-        assert pos.is_won(), (game_id, number)
+        assert replays_to_a_win(game, deal, won.moves), (game_id, number)
 
 
 def unwinnable_deals(game_id, numbers, max_nodes):
@@ -147,8 +152,5 @@ def test_slow_deals_keep_their_verdicts_and_lines():
         changed += results[0].stats.nodes != results[2].stats.nodes
         for r in results:
             if r.verdict is Verdict.WINNABLE:
-                pos = initial_position(game, deal)
-                for move in r.moves:
-                    pos = pos.apply(move)
-                assert pos.is_won(), number
+                assert replays_to_a_win(game, deal, r.moves), number
     assert decided >= 10 and changed >= 10, (decided, changed)
