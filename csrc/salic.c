@@ -776,7 +776,8 @@ static inline int seen_has(const SeenSet *t, uint64_t i) {
     return 0;
 }
 
-/* Add point i: 0, or -1 where the set is full (a walk that needs more points gives up). */
+/* Add point i: 1 where it is new, 0 where it was there, -1 where the set is full (a walk that
+ * needs more points gives up). */
 static inline int seen_add(SeenSet *t, uint64_t i) {
     size_t x = seen_slot(i, t->mask);
     for (; t->mark[x] == t->walk; x = (x + 1) & t->mask)
@@ -788,7 +789,7 @@ static inline int seen_add(SeenSet *t, uint64_t i) {
     t->key[x] = i;
     t->mark[x] = t->walk;
     t->used++;
-    return 0;
+    return 1;
 }
 
 /* GameOps.memo_size: within room, the search's share of its memory bound for them, the bytes of
@@ -820,12 +821,23 @@ static void memo_split(size_t bytes, size_t *memo_slots, size_t *seen_slots) {
 }
 
 /* The walk's record of the points it has seen: a bitmap of the grid's points, or (hashed) the
- * set above.  SEEN_ADD leaves the walk, undecided, where the set is full. */
+ * set above.  SEEN_NEW adds a point and says whether it is new, in one look; it and SEEN_ADD
+ * leave the walk, undecided, where the set is full. */
 #define SEEN_HAS(i) (hashed ? seen_has(set, (i)) : (seen[(i) >> 3] >> ((i) & 7) & 1))
+#define SEEN_NEW(i, fresh)                                                   \
+    do {                                                                     \
+        if (!hashed) {                                                       \
+            uint8_t bit_ = (uint8_t)(1 << ((i) & 7));                        \
+            (fresh) = !(seen[(i) >> 3] & bit_);                              \
+            seen[(i) >> 3] |= bit_;                                          \
+        } else if (((fresh) = seen_add(set, (i))) < 0) {                     \
+            return 1;                                                        \
+        }                                                                    \
+    } while (0)
 #define SEEN_ADD(i)                                                  \
     do {                                                             \
         if (!hashed) seen[(i) >> 3] |= (uint8_t)(1 << ((i) & 7));    \
-        else if (seen_add(set, (i)) != 0) return 1;                  \
+        else if (seen_add(set, (i)) < 0) return 1;                   \
     } while (0)
 
 /* A whole walk reads the clock every WALK_CLOCK_STEPS steps (about a millisecond): one walk
@@ -891,9 +903,9 @@ static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget
                 unsigned check = fr == saved[depth].free_ranks ? 1u << p : all;
                 if (g->partner[p] >= 0 && pt.idx[p] == g->len[p]) check |= 1u << g->partner[p];
                 grid_close(g, &pt, check, fr);
-                int fresh = !SEEN_HAS(pt.at);
-                SEEN_ADD(pt.at);
-                SEEN_ADD(raw);
+                int fresh;
+                SEEN_NEW(pt.at, fresh);
+                if (raw != pt.at) SEEN_ADD(raw);   /* closing took cards */
                 if (fresh) {
                     depth++;
                     next[depth] = 0;
@@ -939,38 +951,43 @@ static int grid_walk(const Grid *g, uint64_t points, int *budget, uint8_t *seen,
  * own on top of pile p's cards, as the count is convex in the cards taken.) */
 static int first_copy_dead(const Grid *g) {
     if (g->pairs) return 0;   /* it counts a queen per pile not empty: not where piles share one */
+    /* Per pile, once: the cards of each slot, and where (from the top) the first of each lies
+     * (len: none).  Each b then reads only the cards above its first copy. */
+    uint8_t whole[SALIC_QUEENS][16];
+    int first[SALIC_QUEENS][16];
+    for (int p = 0; p < g->k; p++) {
+        memset(whole[p], 0, sizeof whole[p]);
+        for (int sl = 0; sl < 16; sl++) first[p][sl] = g->len[p];
+        for (int i = g->len[p] - 1; i >= 0; i--) {
+            whole[p][g->card[p][i]]++;
+            first[p][g->card[p][i]] = i;
+        }
+    }
     for (int c = 0; c < 16; c += 8) {          /* the chains' first slots */
         for (int jb = 0; jb < 5; jb++) {
             int b = c + jb;
             if (g->total[b] == 0) continue;
-            int lim[6], above[SALIC_QUEENS][6], whole[SALIC_QUEENS][6], has[SALIC_QUEENS];
+            int lim[6];
             for (int j = jb + 1; j < 6; j++) lim[j] = 8 - g->total[b] - g->found[c + j];
-            for (int p = 0; p < g->k; p++) {
-                memset(above[p], 0, sizeof above[p]);
-                memset(whole[p], 0, sizeof whole[p]);
-                has[p] = 0;
-                for (int i = 0; i < g->len[p]; i++) {
-                    int j = g->card[p][i] - c;     /* place in this chain if 0..5 */
-                    if (j == jb) has[p] = 1;
-                    if (j > jb && j < 6) {
-                        whole[p][j]++;
-                        if (!has[p]) above[p][j]++;
-                    }
-                }
-            }
             int dead = 1;
             for (int p = 0; p < g->k && dead; p++) {
-                if (!has[p]) continue;
+                int top = first[p][b];
+                if (top == g->len[p]) continue;   /* no copy of b in pile p */
+                int above[6] = {0};
+                for (int i = 0; i < top; i++) {
+                    int j = g->card[p][i] - c;     /* place in this chain if 0..5 */
+                    if (j > jb && j < 6) above[j]++;
+                }
                 int base = 0;
                 for (int j = jb + 1; j < 6; j++)
-                    if (above[p][j] > lim[j]) base += above[p][j] - lim[j];
+                    if (above[j] > lim[j]) base += above[j] - lim[j];
                 int least = base + 1;      /* pile p is not empty */
                 for (int q = 0; q < g->k; q++) {
                     if (q == p) continue;
-                    if (has[q]) { least++; continue; }
+                    if (first[q][b] < g->len[q]) { least++; continue; }
                     int more = 0;
                     for (int j = jb + 1; j < 6; j++) {
-                        int x = above[p][j] + whole[q][j];
+                        int x = above[j] + whole[q][c + j];
                         if (x > lim[j]) more += x - lim[j];
                     }
                     least += more > base;  /* 1 whether kept (not empty) or taken (adds >= 1) */
