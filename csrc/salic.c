@@ -427,6 +427,7 @@ typedef struct {
     _Alignas(16) uint8_t inpile[16];   /* relaxed cards of each slot not yet taken */
     uint8_t idx[SALIC_QUEENS];      /* cards taken from each relaxed pile */
     uint8_t left, nonempty;         /* relaxed cards not yet taken; relaxed piles not yet empty */
+    uint8_t open;                   /* the piles with cards left, a bit each */
     uint16_t free_ranks;            /* the free slots at a closed point (grid_eval) */
     uint64_t at;                    /* the point's index: sum of idx[p] * stride[p] */
 } GridPoint;
@@ -507,7 +508,10 @@ static inline void grid_take(const Grid *g, GridPoint *pt, int p) {
 #endif
     pt->left--;
     pt->at += g->stride[p];
-    if (pt->idx[p] == g->len[p] && grid_partner_empty(g, pt, p)) pt->nonempty--;
+    if (pt->idx[p] == g->len[p]) {
+        pt->open &= (uint8_t)~(1u << p);
+        if (grid_partner_empty(g, pt, p)) pt->nonempty--;
+    }
 }
 
 static inline int grid_takes_top(const Grid *g, const GridPoint *pt, int p, unsigned fr) {
@@ -862,7 +866,7 @@ static int walk_expired(ScratchHead *clock) {
 static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget, uint8_t *seen,
                                                      SeenSet *set, const RoomMemo *memo,
                                                      ScratchHead *clock, const int hashed) {
-    uint8_t next[SALIC_CARDS + 1];
+    uint8_t todo[SALIC_CARDS + 1];       /* the piles each depth has still to take from */
     GridPoint saved[SALIC_CARDS + 1];   /* the closed point at each depth */
     unsigned all = (1u << g->k) - 1, fr;
     GridPoint pt = g->pt;
@@ -882,12 +886,12 @@ static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget
      * budget WALK_CLOCK_STEPS steps on, where the clock is read, so a step costs no more. */
     int stop = clock && *budget > WALK_CLOCK_STEPS ? *budget - WALK_CLOCK_STEPS : 0;
     int depth = 0;
-    next[0] = 0;
+    todo[0] = pt.open;
     saved[0] = pt;
     while (pt.left > 0) {
-        int p = next[depth]++;
-        if (p < g->k) {
-            if (pt.idx[p] == g->len[p]) continue;
+        if (todo[depth]) {
+            int p = __builtin_ctz(todo[depth]);   /* in pile order, the empty ones left out */
+            todo[depth] &= (uint8_t)(todo[depth] - 1);
             if (--*budget < stop) {
                 if (*budget < 0) return 1;            /* undecided: no proof of a dead end */
                 if (walk_expired(clock)) return 1;    /* undecided: the search's time is up */
@@ -908,7 +912,7 @@ static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget
                 if (raw != pt.at) SEEN_ADD(raw);   /* closing took cards */
                 if (fresh) {
                     depth++;
-                    next[depth] = 0;
+                    todo[depth] = pt.open;
                     saved[depth] = pt;
                     continue;
                 }
@@ -1106,6 +1110,7 @@ static uint64_t grid_build(const SalicDeal *d, const SalicState *s, uint64_t gri
         if (c < SALIC_QUEENS && s->parked[q] != PARK_NONE)
             g->card[p][g->len[p]++] = SLOT[d->rank[s->parked[q]]];
         for (int j = 0; j < g->len[p]; j++) pt->inpile[g->card[p][j]]++;
+        pt->open |= (uint8_t)(1u << p);
         pt->left = (uint8_t)(pt->left + g->len[p]);
         g->stuck += c >= SALIC_QUEENS;
         g->cand[p] = (uint8_t)c;
