@@ -937,12 +937,20 @@ static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget
  * than DEEP_GRID points (BIG_GRID), else on the bitmap seen, which holds points bits. */
 static int grid_walk(const Grid *g, uint64_t points, int *budget, uint8_t *seen, SeenSet *set,
                      const RoomMemo *memo, ScratchHead *clock) {
+    /* The budget and the grid in locals of their own: as far as the compiler knows, *budget
+     * and *g might be any byte the walk writes to seen, and would be read again after each.
+     * (The copy is about a kilobyte a walk.) */
+    int left = *budget, r;
+    Grid own = *g;
     if (set && points > DEEP_GRID) {
         if (seen_begin(set) != 0) return 1;
-        return walk(g, budget, seen, set, memo, clock, 1);
+        r = walk(&own, &left, seen, set, memo, clock, 1);
+    } else {
+        memset(seen, 0, (size_t)(points + 7) / 8);
+        r = walk(&own, &left, seen, NULL, memo, clock, 0);
     }
-    memset(seen, 0, (size_t)(points + 7) / 8);
-    return walk(g, budget, seen, NULL, memo, clock, 0);
+    *budget = left;
+    return r;
 }
 
 /* A quicker test of the same relaxation (docs/solver.md): look at the point just before the first
