@@ -203,6 +203,66 @@ def test_several_deals_with_an_unknown_exit_3(run_solver):
     assert lines[1:] == [f"intrigue {hard}: unknown (node limit)"]
 
 
+def test_deals_range_solves_each_deal_after_the_numbers(run_solver):
+    """--deals A..B: every deal from A to B, inclusive, after the N's, each with the verdict
+    it gets alone (a range is not one number) and no line (several deals)."""
+    result = run_solver("solve", "forget-me-not", "36", "--deals", "33..35", "--json")
+    assert result.returncode == 0, result.stderr
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [row["deal"] for row in rows] == ["36", "33", "34", "35"]
+    for row in rows:
+        alone = solve("forget-me-not", int(row["deal"]))
+        assert row["verdict"] == alone.verdict.value, row["deal"]
+    assert "note" not in result.stderr
+
+
+def test_a_single_deal_range_prints_its_line(run_solver):
+    by_range = run_solver("solve", "intrigue", "--deals", "3..3")
+    by_number = run_solver("solve", "intrigue", "3")
+    assert by_range.returncode == by_number.returncode == 0
+    assert by_range.stdout == by_number.stdout and len(by_range.stdout.splitlines()) > 1
+
+
+@given(first=st.integers(1, 10 ** 6), width=st.integers(0, 10 ** 6))
+def test_a_range_in_place_of_n_is_one_pysol_number_with_a_note(first, width):
+    """RULES §4: PySol ignores '.' in a deal number, so 'A..B' is the deal AB; the solver
+    solves that deal, as PySol would deal it, and says on stderr how to give a range."""
+    import argparse
+    import contextlib
+    import io
+    from solver.commands import solve as solve_command
+    parser = argparse.ArgumentParser()
+    solve_command.add_arguments(parser)
+    text = f"{first}..{first + width}"
+    args = parser.parse_args(["clover", text, "7"])
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        deals = solve_command.deals_from_args(args)
+    assert [d.number for d in deals] == [f"{first}{first + width}", "7"]
+    assert deals[0].cards == deal_from_number("clover", f"{first}{first + width}").cards
+    assert err.getvalue() == (f"solver solve: note: {text!r} is deal {first}{first + width}, as "
+                              f"PySol ignores '.' in deal numbers; for a range give --deals "
+                              f"{text}\n")
+
+
+@given(first=st.integers(1, 10 ** 9), width=st.integers(0, 10 ** 6), extra=st.integers(0, 3))
+def test_a_deals_range_holds_every_deal_in_order(first, width, extra):
+    import argparse
+    from solver.commands import solve as solve_command
+    parser = argparse.ArgumentParser()
+    solve_command.add_arguments(parser)
+    numbers = [str(n) for n in range(1, extra + 1)]
+    args = parser.parse_args(["glencoe", *numbers, "--deals", f"{first}..{first + width}"])
+    deals = solve_command.deals_from_args(args)
+    assert len(deals) == extra + width + 1
+    assert [d.number for d in deals[:extra]] == numbers
+    for index in {extra, extra + width // 2, extra + width}:
+        n = first + index - extra
+        assert deals[index].number == str(n)
+        assert deals[index].cards == deal_from_number("glencoe", n).cards
+    assert deals[-1].number == str(first + width)
+
+
 def test_ms_numbers_and_deal_file(run_solver, tmp_path):
     deal = tmp_path / "deal.json"
     deal.write_text(json.dumps(deal_from_number("intrigue", 3).to_json()))
@@ -254,6 +314,10 @@ def test_no_prune_agrees_on_an_unwinnable_deal(run_solver):
     (["intrigue", "1", "--max-memory", "0"], "--max-memory"),
     (["intrigue", "1", "--max-memory", "2048"], "2048M"),
     (["intrigue", "1", "--bogus"], "--bogus"),
+    (["intrigue", "--deals", "5..3"], "reversed"),
+    (["intrigue", "--deals", "0..3"], "start at 1"),
+    (["intrigue", "--deals", "1..x"], "--deals"),
+    (["intrigue", "--deals", "1..3", "--deal-file", "d.txt"], "not both"),
 ])
 def test_bad_input_is_one_line_and_exit_2(run_solver, args, fragment):
     assert_one_line_error(run_solver("solve", *args), fragment)
@@ -276,7 +340,7 @@ def test_help_documents_every_option_and_exit_status(run_solver):
     result = run_solver("solve", "--help")
     assert result.returncode == 0
     text = " ".join(result.stdout.split())
-    for option in ("--deal-file", "--json", "--max-nodes", "--timeout", "--max-memory",
+    for option in ("--deals", "--deal-file", "--json", "--max-nodes", "--timeout", "--max-memory",
                    "--no-prune", "12. 3>u5 7H"):
         assert option in text, option
     for status in ("0 winnable", "1 unwinnable", "3 unknown", "2 bad input", "130 interrupted",

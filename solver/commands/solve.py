@@ -6,23 +6,26 @@ import json
 import math
 import re
 import sys
+from collections.abc import Sequence
 from types import SimpleNamespace
 
 from ..api import solve
+from ..deals import deal_from_number
 from ..cards import card_name
 from ..core import DEFAULT_MAX_MEMORY, SearchInterrupted
 from ..games import find_game
 from ..result import Result, Verdict
 from ..rules import initial_position
+from ..survey import parse_deal_range
 from .deal import deal_from_args, deal_label
 
 NAME = "solve"
 HELP = "decide whether deals can be won and print a winning line"
 DESCRIPTION = """\
-Decide deal N of GAME (several N in one call, or the explicit deal in --deal-file F) with the
-compiled exhaustive search: winnable (a winning line was found), unwinnable (every reachable
-position was searched and none wins) or unknown (a limit ended the search first: nodes, time,
-memory or interrupted).
+Decide deal N of GAME (several N in one call, a range with --deals A..B, or the explicit deal
+in --deal-file F) with the compiled exhaustive search: winnable (a winning line was found),
+unwinnable (every reachable position was searched and none wins) or unknown (a limit ended the
+search first: nodes, time, memory or interrupted).
 
 Output: one line per deal on stdout, 'GAME N: VERDICT ...'. For a single winnable deal the
 winning line follows, one move a line with the card it moves ('12. 3>u5  7H'); 'solver check'
@@ -166,7 +169,12 @@ def add_limit_arguments(parser, *, timeout_default=None) -> None:
 def add_arguments(parser) -> None:
     parser.add_argument("game", metavar="GAME", help="game id (see 'solver games')")
     parser.add_argument("numbers", metavar="N", nargs="*",
-                        help="deal numbers: N or msN (omit with --deal-file)")
+                        help="deal numbers: N or msN (omit with --deal-file). As in PySol, "
+                             "the characters '# - _ . ,' and spaces inside N are ignored, so "
+                             "'1..5' is deal 15: a range is --deals")
+    parser.add_argument("--deals", metavar="A..B", type=option_type(parse_deal_range),
+                        help="also every deal from A to B (inclusive, plain numbers), after "
+                             "any N")
     parser.add_argument("--deal-file", metavar="F",
                         help="solve the deal in file F ('-' for stdin) instead of numbers")
     parser.add_argument("--json", action="store_true",
@@ -186,16 +194,48 @@ def add_arguments(parser) -> None:
     parser.set_defaults(parser=parser)
 
 
-def deals_from_args(args) -> list:
+_RANGE_LOOKALIKE = re.compile(r"\s*\d+\s*\.\.\s*\d+\s*")
+
+
+class DealList(Sequence):
+    """The deals the arguments name: those of the N's (built and checked at once), then those
+    of --deals A..B (built one at a time as they are solved, so a long range starts at once)."""
+
+    def __init__(self, game: str, first: list, numbers: range):
+        self.game, self.first, self.numbers = game, first, numbers
+
+    def __len__(self) -> int:
+        return len(self.first) + len(self.numbers)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        if index < len(self.first):
+            return self.first[index]
+        return deal_from_number(find_game(self.game), self.numbers[index - len(self.first)])
+
+
+def deals_from_args(args) -> Sequence:
     """Every deal the arguments name, checked before any is solved."""
-    if args.numbers and args.deal_file is not None:
-        args.parser.error("give deal numbers N or --deal-file, not both")
-    if not args.numbers:
+    numbers = args.deals if args.deals is not None else range(0)
+    if (args.numbers or numbers) and args.deal_file is not None:
+        args.parser.error("give deal numbers (N or --deals) or --deal-file, not both")
+    if not args.numbers and not numbers:
         return [deal_from_args(args.parser, SimpleNamespace(game=args.game, number=None,
                                                             deal_file=args.deal_file))]
-    return [deal_from_args(args.parser, SimpleNamespace(game=args.game, number=number,
-                                                        deal_file=None))
-            for number in args.numbers]
+    first = [deal_from_args(args.parser, SimpleNamespace(game=args.game, number=number,
+                                                         deal_file=None))
+             for number in args.numbers]
+    for text, deal in zip(args.numbers, first):
+        if _RANGE_LOOKALIKE.fullmatch(str(text)):
+            print(f"solver solve: note: {text!r} is deal {deal.number}, as PySol ignores '.' "
+                  f"in deal numbers; for a range give --deals {text.strip()}",
+                  file=sys.stderr)
+    return DealList(args.game, first, numbers)
 
 
 def verdict_line(label: str, result: Result) -> str:
