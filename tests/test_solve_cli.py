@@ -231,7 +231,7 @@ def test_a_range_in_place_of_n_is_one_pysol_number_with_a_note(first, width):
     import contextlib
     import io
     from solver.commands import solve as solve_command
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(prog="solver solve")
     solve_command.add_arguments(parser)
     text = f"{first}..{first + width}"
     args = parser.parse_args(["clover", text, "7"])
@@ -243,6 +243,18 @@ def test_a_range_in_place_of_n_is_one_pysol_number_with_a_note(first, width):
     assert err.getvalue() == (f"solver solve: note: {text!r} is deal {first}{first + width}, as "
                               f"PySol ignores '.' in deal numbers; for a range give --deals "
                               f"{text}\n")
+
+
+@pytest.mark.parametrize("command", ["deal", "check"])
+def test_deal_and_check_say_which_deal_a_range_lookalike_is(run_solver, command):
+    moves = ["-"] if command == "check" else []
+    result = run_solver(command, "glencoe", "1..3", *moves, stdin="deal\n")
+    plain = run_solver(command, "glencoe", "13", *moves, stdin="deal\n")
+    assert result.stdout.startswith("glencoe 13")
+    assert result.returncode == plain.returncode and result.stdout == plain.stdout
+    assert result.stderr == (f"solver {command}: note: '1..3' is deal 13, as PySol ignores '.' "
+                             f"in deal numbers\n")
+    assert plain.stderr == ""
 
 
 @given(first=st.integers(1, 10 ** 9), width=st.integers(0, 10 ** 6), extra=st.integers(0, 3))

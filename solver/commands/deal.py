@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import re
+import sys
 
 from ..cards import card_name
 from ..deals import Deal, deal_from_number, read_deal_file
@@ -49,7 +51,20 @@ def deal_from_args(parser, args) -> Deal:
     game = find_game(args.game)
     if args.deal_file is not None:
         return read_deal_file(game, args.deal_file)
-    return deal_from_number(game, args.number)
+    deal = deal_from_number(game, args.number)
+    note_range_lookalike(parser.prog, args.number, deal)
+    return deal
+
+
+_RANGE_LOOKALIKE = re.compile(r"\s*\d+\s*\.\.\s*\d+\s*")
+
+
+def note_range_lookalike(prog: str, text, deal: Deal, hint: str = "") -> None:
+    """Where a deal number N reads like a range A..B, say on stderr which deal it is: PySol
+    ignores '.' in deal numbers (RULES §4), so '1..5' is deal 15, not deals 1 to 5."""
+    if _RANGE_LOOKALIKE.fullmatch(str(text)):
+        print(f"{prog}: note: {str(text)!r} is deal {deal.number}, as PySol ignores '.' in deal "
+              f"numbers{hint}", file=sys.stderr)
 
 
 def deal_label(deal: Deal) -> str:

@@ -17,7 +17,7 @@ from ..games import find_game
 from ..result import Result, Verdict
 from ..rules import initial_position
 from ..survey import parse_deal_range
-from .deal import deal_from_args, deal_label
+from .deal import deal_from_args, deal_label, note_range_lookalike
 
 NAME = "solve"
 HELP = "decide whether deals can be won and print a winning line"
@@ -194,9 +194,6 @@ def add_arguments(parser) -> None:
     parser.set_defaults(parser=parser)
 
 
-_RANGE_LOOKALIKE = re.compile(r"\s*\d+\s*\.\.\s*\d+\s*")
-
-
 class DealList(Sequence):
     """The deals the arguments name: those of the N's (built and checked at once), then those
     of --deals A..B (built one at a time as they are solved, so a long range starts at once)."""
@@ -227,14 +224,11 @@ def deals_from_args(args) -> Sequence:
     if not args.numbers and not numbers:
         return [deal_from_args(args.parser, SimpleNamespace(game=args.game, number=None,
                                                             deal_file=args.deal_file))]
-    first = [deal_from_args(args.parser, SimpleNamespace(game=args.game, number=number,
-                                                         deal_file=None))
-             for number in args.numbers]
+    game = find_game(args.game)
+    first = [deal_from_number(game, number) for number in args.numbers]
     for text, deal in zip(args.numbers, first):
-        if _RANGE_LOOKALIKE.fullmatch(str(text)):
-            print(f"solver solve: note: {text!r} is deal {deal.number}, as PySol ignores '.' "
-                  f"in deal numbers; for a range give --deals {text.strip()}",
-                  file=sys.stderr)
+        note_range_lookalike(args.parser.prog, text, deal,
+                             f"; for a range give --deals {text.strip()}")
     return DealList(args.game, first, numbers)
 
 
