@@ -857,6 +857,93 @@ static int walk_expired(ScratchHead *clock) {
     return clock->expired;
 }
 
+/* Witness paths (docs/solver.md, "deep-room", *Witness paths*): a whole walk that reaches the
+ * end leaves the path it found, as the card it took at each depth (the cards closing took are
+ * not listed), each named by its pile's candidate (Grid.cand: the queen, or her stuck stock
+ * cards) and the cards below it there.  The next whole test of that kind of grid first tries to
+ * follow it on its own grid (witness_replay): for each card in turn, take from its pile down to
+ * the card with as many below it, each card one step checked against the queens and then closed
+ * as the walk closes, and at last the cards left, pile by pile.  A monotone path of feasible
+ * points to the end is what the walk looks for, so where the replay finds one the grid is alive,
+ * the walk's own verdict; where a step is not feasible, the walk runs as before.  Only whole
+ * walks, never cut short, replay: their verdict is the grid's, whoever finds the path, and their
+ * steps count apart (the near zone, is_dead), so the search is node for node the search without
+ * it.  -DWITNESS=0 builds it without. */
+#ifndef WITNESS
+#define WITNESS 1
+#endif
+
+typedef struct {
+    uint8_t have;                   /* 0: no path yet */
+    uint8_t n;                      /* cards listed */
+    uint32_t replayed, guided;      /* tests the replay answered; walks it guided (the tests) */
+    uint8_t cand[SALIC_CARDS];      /* each card's pile, as Grid.cand */
+    uint8_t below[SALIC_CARDS];     /* the cards below it in that pile */
+} Witness;
+
+/* Follow w on g (above): 1 where it leads to the end through feasible points (g is then alive;
+ * w becomes the path followed, as the cards taken one step at a time), 0 where a step is not
+ * feasible (w unchanged).  *steps: the cards taken one step at a time. */
+static int witness_replay(const Grid *g, Witness *w, uint64_t *steps) {
+    int pile_of[2 * SALIC_QUEENS];
+    for (int c = 0; c < 2 * SALIC_QUEENS; c++) pile_of[c] = -1;
+    for (int p = 0; p < g->k; p++) pile_of[g->cand[p]] = p;
+    unsigned all = (1u << g->k) - 1, fr;
+    GridPoint pt = g->pt;
+    grid_eval(g, &pt, &fr);
+    grid_close(g, &pt, all, fr);
+    uint8_t cand[SALIC_CARDS], below[SALIC_CARDS];
+    int n = 0, i = 0;
+    while (pt.left > 0) {
+        int p, target;
+        if (i < w->n) {
+            p = pile_of[w->cand[i]];
+            target = p < 0 ? 0 : g->len[p] - w->below[i];
+            i++;
+            if (p < 0 || target <= pt.idx[p]) continue;
+        } else {
+            p = __builtin_ctz(pt.open);          /* the cards the path leaves, pile by pile */
+            target = g->len[p];
+        }
+        while (pt.idx[p] < target) {
+            unsigned before = pt.free_ranks;
+            cand[n] = g->cand[p];
+            below[n] = (uint8_t)(g->len[p] - pt.idx[p] - 1);
+            n++;
+            grid_take(g, &pt, p);
+            if (grid_eval(g, &pt, &fr) > SALIC_QUEENS - pt.nonempty) {
+                *steps += (uint64_t)n;
+                return 0;
+            }
+            unsigned check = fr == before ? 1u << p : all;
+            if (g->partner[p] >= 0 && pt.idx[p] == g->len[p]) check |= 1u << g->partner[p];
+            grid_close(g, &pt, check, fr);
+        }
+    }
+    *steps += (uint64_t)n;
+    w->n = (uint8_t)n;
+    memcpy(w->cand, cand, (size_t)n);
+    memcpy(w->below, below, (size_t)n);
+    return 1;
+}
+
+/* The walk after a replay that failed takes first, at each point, from the pile of the path's
+ * next card not yet taken there (witness_next), where that pile is open, then from the others
+ * in pile order: it keeps close to the path and goes round where it fails.  Any order of piles
+ * visits the same points where the grid is dead, and finds the end where it is alive. */
+static inline int witness_next(const Grid *g, const Witness *w, const int8_t *pile_of,
+                               const GridPoint *pt, int i, int *pref) {
+    for (; i < w->n; i++) {
+        int p = pile_of[w->cand[i]];
+        if (p >= 0 && g->len[p] - w->below[i] > pt->idx[p]) {
+            *pref = p;
+            return i;
+        }
+    }
+    *pref = -1;
+    return i;
+}
+
 /* Depth-first walk over the feasible closed points from the origin.  1 when the end is reached
  * or more than budget steps were tried (or the set of seen points is full), 0 when every
  * reachable feasible point has been seen.  seen: a bitmap of the grid's points, or (hashed) set.
@@ -865,8 +952,13 @@ static int walk_expired(ScratchHead *clock) {
  * clock->expired and leaves, undecided (docs/solver.md, "Time limit", *Long walks*). */
 static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget, uint8_t *seen,
                                                      SeenSet *set, const RoomMemo *memo,
-                                                     ScratchHead *clock, const int hashed) {
+                                                     ScratchHead *clock, Witness *wit,
+                                                     const int hashed, const int guided) {
     uint8_t todo[SALIC_CARDS + 1];       /* the piles each depth has still to take from */
+    uint8_t step[SALIC_CARDS + 1];       /* the pile each depth took its card from (wit) */
+    uint8_t wnext[SALIC_CARDS + 1];      /* guided: the path's next card at each depth */
+    int8_t pref[SALIC_CARDS + 1];        /* guided: its pile, or -1 */
+    int8_t pile_of[2 * SALIC_QUEENS];
     GridPoint saved[SALIC_CARDS + 1];   /* the closed point at each depth */
     unsigned all = (1u << g->k) - 1, fr;
     GridPoint pt = g->pt;
@@ -888,10 +980,18 @@ static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget
     int depth = 0;
     todo[0] = pt.open;
     saved[0] = pt;
+    if (guided) {
+        int pr;
+        for (int c = 0; c < 2 * SALIC_QUEENS; c++) pile_of[c] = -1;
+        for (int q = 0; q < g->k; q++) pile_of[g->cand[q]] = (int8_t)q;
+        wnext[0] = (uint8_t)witness_next(g, wit, pile_of, &pt, 0, &pr);
+        pref[0] = (int8_t)pr;
+    }
     while (pt.left > 0) {
         if (todo[depth]) {
             int p = __builtin_ctz(todo[depth]);   /* in pile order, the empty ones left out */
-            todo[depth] &= (uint8_t)(todo[depth] - 1);
+            if (guided && pref[depth] >= 0 && (todo[depth] >> pref[depth] & 1)) p = pref[depth];
+            todo[depth] &= (uint8_t)~(1u << p);
             if (--*budget < stop) {
                 if (*budget < 0) return 1;            /* undecided: no proof of a dead end */
                 if (walk_expired(clock)) return 1;    /* undecided: the search's time is up */
@@ -912,6 +1012,13 @@ static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget
                 if (raw != pt.at) SEEN_ADD(raw);   /* closing took cards */
                 if (fresh) {
                     depth++;
+                    step[depth] = (uint8_t)p;
+                    if (guided) {
+                        int pr;
+                        wnext[depth] = (uint8_t)witness_next(g, wit, pile_of, &pt,
+                                                             wnext[depth - 1], &pr);
+                        pref[depth] = (int8_t)pr;
+                    }
                     todo[depth] = pt.open;
                     saved[depth] = pt;
                     continue;
@@ -930,24 +1037,36 @@ static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget
         }
         pt = saved[depth];
     }
+    if (wit) {                               /* the end: the path, for the next test */
+        for (int j = 1; j <= depth; j++) {
+            int p = step[j];
+            wit->cand[j - 1] = g->cand[p];
+            wit->below[j - 1] = (uint8_t)(g->len[p] - saved[j - 1].idx[p] - 1);
+        }
+        wit->n = (uint8_t)depth;
+        wit->have = 1;
+    }
     return 1;
 }
 
 /* The walk over a grid of points points: on the set where one is given and the grid is larger
  * than DEEP_GRID points (BIG_GRID), else on the bitmap seen, which holds points bits. */
 static int grid_walk(const Grid *g, uint64_t points, int *budget, uint8_t *seen, SeenSet *set,
-                     const RoomMemo *memo, ScratchHead *clock) {
+                     const RoomMemo *memo, ScratchHead *clock, Witness *wit) {
     /* The budget and the grid in locals of their own: as far as the compiler knows, *budget
      * and *g might be any byte the walk writes to seen, and would be read again after each.
      * (The copy is about a kilobyte a walk.) */
     int left = *budget, r;
     Grid own = *g;
+    int guided = wit && wit->have;
     if (set && points > DEEP_GRID) {
         if (seen_begin(set) != 0) return 1;
-        r = walk(&own, &left, seen, set, memo, clock, 1);
+        r = guided ? walk(&own, &left, seen, set, memo, clock, wit, 1, 1)
+                   : walk(&own, &left, seen, set, memo, clock, wit, 1, 0);
     } else {
         memset(seen, 0, (size_t)(points + 7) / 8);
-        r = walk(&own, &left, seen, NULL, memo, clock, 0);
+        r = guided ? walk(&own, &left, seen, NULL, memo, clock, wit, 0, 1)
+                   : walk(&own, &left, seen, NULL, memo, clock, wit, 0, 0);
     }
     *budget = left;
     return r;
@@ -1142,7 +1261,7 @@ static uint64_t grid_build(const SalicDeal *d, const SalicState *s, uint64_t gri
  * beyond a straight walk; visits < 0: the whole walk, never cut short (but by a full set).
  * memo: the search's room memo, or NULL. */
 static int grid_test(const Grid *g, uint64_t points, uint64_t *steps, int visits, uint8_t *seen,
-                     SeenSet *set, const RoomMemo *memo, ScratchHead *clock) {
+                     SeenSet *set, const RoomMemo *memo, ScratchHead *clock, Witness *wit) {
     uint8_t sig[SIG_MAX];
     int n = memo && memo->slot ? grid_signature(g, visits, sig) : -1;
     uint64_t h = 0;
@@ -1155,9 +1274,15 @@ static int grid_test(const Grid *g, uint64_t points, uint64_t *steps, int visits
     }
     int dead;
     uint64_t added = 0;
+    if (!WITNESS || visits >= 0) wit = NULL;    /* whole walks only (above) */
     if (first_copy_dead(g)) {
         dead = 1;
+    } else if (wit && wit->have && witness_replay(g, wit, &added)) {
+        dead = 0;
+        added += (uint64_t)g->k * 12;
+        wit->replayed++;
     } else {
+        if (wit && wit->have) wit->guided++;
         /* Enough steps for a walk straight to the end (k tries per card), and visits more.
          * Each point is left at most once, by at most k steps: k * points steps always
          * suffice (a whole grid's set fills long before INT_MAX steps). */
@@ -1165,8 +1290,8 @@ static int grid_test(const Grid *g, uint64_t points, uint64_t *steps, int visits
         int budget = visits < 0 ? (all < INT_MAX ? (int)all : INT_MAX) : g->k * g->pt.left + visits;
         int left = budget;
         int points_on = visits < 0 && POINT_DEPTH >= 0 && memo && memo->slot;
-        dead = grid_walk(g, points, &left, seen, set, points_on ? memo : NULL, clock) == 0;
-        added = (uint64_t)(budget - (left > 0 ? left : 0)) + (uint64_t)g->k * 12;
+        dead = grid_walk(g, points, &left, seen, set, points_on ? memo : NULL, clock, wit) == 0;
+        added += (uint64_t)(budget - (left > 0 ? left : 0)) + (uint64_t)g->k * 12;
         if (clock && clock->expired) return 0;     /* cut by the clock: not a result to keep */
     }
     *steps += added;
@@ -1181,20 +1306,21 @@ static int grid_test(const Grid *g, uint64_t points, uint64_t *steps, int visits
  * grid of more than grid_max has its seen points in the set. */
 static int room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, uint64_t grid_max,
                      int visits, int stock, uint8_t *seen, SeenSet *set, const RoomMemo *memo,
-                     ScratchHead *clock) {
+                     ScratchHead *clock, Witness *wit) {
     Grid g;
     uint64_t most = set ? WHOLE_GRID : grid_max;
     uint64_t points = grid_build(d, s, most, 0, &g);
-    if (g.k > 0 && grid_test(&g, points, steps, visits, seen, set, memo, clock)) return 1;
+    if (g.k > 0 && grid_test(&g, points, steps, visits, seen, set, memo, clock, wit)) return 1;
     if (!stock || (clock && clock->expired)) return 0;
     points = grid_build(d, s, most, 1, &g);
-    return g.stuck > 0 && grid_test(&g, points, steps, visits, seen, set, memo, clock);
+    return g.stuck > 0 &&
+           grid_test(&g, points, steps, visits, seen, set, memo, clock, wit ? wit + 1 : NULL);
 }
 
 static int parking_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps,
                              const RoomMemo *memo) {
     uint8_t seen[GRID_MAX / 8];
-    return room_dead(d, s, steps, GRID_MAX, GRID_VISITS, 0, seen, NULL, memo, NULL);
+    return room_dead(d, s, steps, GRID_MAX, GRID_VISITS, 0, seen, NULL, memo, NULL, NULL);
 }
 
 /* PRUNE_STUCK_STOCK applies: a PySol profile, the stock not empty (so nothing parked yet).
@@ -1223,10 +1349,11 @@ static int stuck_applies(const SalicDeal *d, const SalicState *s, unsigned prune
 /* set: where the walk is whole (visits < 0), the seen points of a whole grid (BIG_GRID), or
  * NULL: the grid of at most DEEP_GRID points. */
 static int deep_room_dead(const SalicDeal *d, const SalicState *s, uint64_t *steps, int visits,
-                          int stock, SeenSet *set, const RoomMemo *memo, ScratchHead *clock) {
+                          int stock, SeenSet *set, const RoomMemo *memo, ScratchHead *clock,
+                          Witness *wit) {
     uint8_t seen[DEEP_GRID / 8];     /* 128 KiB of stack */
     return room_dead(d, s, steps, DEEP_GRID, visits, stock, seen,
-                     BIG_GRID && visits < 0 ? set : NULL, memo, clock);
+                     BIG_GRID && visits < 0 ? set : NULL, memo, clock, wit);
 }
 
 /* The set of seen points of the test hooks' whole walks (they have no search's memory bound),
@@ -1243,13 +1370,13 @@ int salic_room_dead(const SalicDeal *d, const SalicState *s, int deep, int whole
         SeenSet set = {0};
         set.max_slots = HOOK_SEEN_SLOTS;
         int dead = deep_room_dead(d, s, &ignored, whole ? -1 : DEEP_VISITS, stock, &set, NULL,
-                                  NULL);
+                                  NULL, NULL);
         seen_free(&set);
         return dead;
     }
     uint8_t seen[GRID_MAX / 8];
     return room_dead(d, s, &ignored, GRID_MAX, whole ? -1 : GRID_VISITS, stock, seen, NULL, NULL,
-                     NULL);
+                     NULL, NULL);
 }
 
 /* Test hook (CorePosition.room_memo_check): the test (as salic_room_dead) run without the room
@@ -1273,7 +1400,7 @@ int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int
     SeenSet *set = BIG_GRID && deep && whole ? &hook_set : NULL;   /* as deep_room_dead */
     uint64_t plain = 0, memo_steps = 0;
     stock = stock && stuck_applies(d, s, PRUNE_STUCK_STOCK, NULL);
-    int v0 = room_dead(d, s, &plain, grid_max, visits, stock, seen, set, NULL, NULL);
+    int v0 = room_dead(d, s, &plain, grid_max, visits, stock, seen, set, NULL, NULL, NULL);
     Grid g;
     uint8_t sig[SIG_MAX];
     grid_build(d, s, set ? WHOLE_GRID : (uint64_t)grid_max, stock, &g);
@@ -1289,9 +1416,28 @@ int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int
     if (n > 0) {
         had = memo_find(&memo, sig, n, &h) != NULL;
     }
-    int v1 = room_dead(d, s, &memo_steps, grid_max, visits, stock, seen, set, &memo, NULL);
+    int v1 = room_dead(d, s, &memo_steps, grid_max, visits, stock, seen, set, &memo, NULL, NULL);
     if (v0 != v1 || (visits >= 0 && plain != memo_steps)) return -1;
     return v0 + 2 * had + 4 * (plain != memo_steps);
+}
+
+/* Test hook (CorePosition.room_witness_check): deep-room's whole test (stock: with stuck-stock's
+ * piles, as room_dead) on its own and through the witness paths that these calls share (reset:
+ * none to start with), as the near zone of a search runs it over a deal's positions.  Returns
+ * -1 where the two verdicts differ, else the verdict, plus 2 where a replay answered, plus 4
+ * where a walk was guided. */
+int salic_room_witness_check(const SalicDeal *d, const SalicState *s, int reset, int stock) {
+    static Witness wit[2];
+    static SeenSet hook_set = {.max_slots = HOOK_SEEN_SLOTS};
+    if (reset) memset(wit, 0, sizeof wit);
+    stock = stock && stuck_applies(d, s, PRUNE_STUCK_STOCK, NULL);
+    uint64_t ignored = 0;
+    int plain = deep_room_dead(d, s, &ignored, -1, stock, &hook_set, NULL, NULL, NULL);
+    uint32_t replayed = wit[0].replayed + wit[1].replayed, guided = wit[0].guided + wit[1].guided;
+    int with = deep_room_dead(d, s, &ignored, -1, stock, &hook_set, NULL, NULL, wit);
+    if (plain != with) return -1;
+    return with + 2 * (wit[0].replayed + wit[1].replayed != replayed) +
+           4 * (wit[0].guided + wit[1].guided != guided);
 }
 
 /* Test hook (solver._core.memo_ways): the room memo's replacement, on a memo of one pair of
@@ -1390,6 +1536,7 @@ typedef struct {
                                        without it), so that the deals decided sooner do not pay
                                        for it; with seen, at most head.memo_bytes */
     SeenSet seen;                   /* the whole grid's (max_slots 0: none), from then on too */
+    Witness wit[2];                 /* the near zone's last paths: without, with stuck stock */
 } RoomStats;
 
 /* GameOps.scratch_free: the room memo goes with the search. */
@@ -1420,7 +1567,7 @@ static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void 
     if (!st) {
         if (deep)
             return deep_room_dead(d, s, &ignored, DEEP_VISITS, stuck_applies(d, s, prune, NULL),
-                                  NULL, NULL, NULL);
+                                  NULL, NULL, NULL, NULL);
         return (prune & PRUNE_PARKING_ROOM) && parking_room_dead(d, s, &ignored, NULL);
     }
     st->room.offered++;
@@ -1446,7 +1593,7 @@ static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void 
         c->tested++;
         dead = deep_room_dead(d, s, &c->steps, NEAR_VISITS, stuck_applies(d, s, prune, &st->head),
                               st->seen.max_slots ? &st->seen : NULL, &st->memo,
-                              NEAR_VISITS < 0 ? &st->head : NULL);
+                              NEAR_VISITS < 0 ? &st->head : NULL, st->wit);
         st->head.memo_held = (st->memo.slot ? (st->memo.mask + 1) * sizeof(MemoEntry) : 0) +
                              seen_bytes(&st->seen);
     } else if (deep && st->room.offered > DEEP_AFTER) {
@@ -1456,7 +1603,7 @@ static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void 
         if (skip_test(c, DEEP_TRIAL, uncapped ? 0 : DEEP_STEPS_PER_DEAL)) return 0;
         c->tested++;
         dead = deep_room_dead(d, s, &c->steps, DEEP_VISITS, stuck_applies(d, s, prune, &st->head),
-                              NULL, &st->memo, NULL);
+                              NULL, &st->memo, NULL, NULL);
     } else {
         if (!(prune & PRUNE_PARKING_ROOM)) return 0;
         c = &st->room;

@@ -111,6 +111,8 @@ cdef extern from "salic.h":
                         int stock) nogil
     int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int whole,
                               int reset, int stock) nogil
+    int salic_room_witness_check(const SalicDeal *d, const SalicState *s, int reset,
+                                 int stock) nogil
     int salic_memo_ways_check(const int *ops, int n, int *out) nogil
     const GameOps SALIC_OPS
 
