@@ -876,7 +876,7 @@ static int walk_expired(ScratchHead *clock) {
 typedef struct {
     uint8_t have;                   /* 0: no path yet */
     uint8_t n;                      /* cards listed */
-    uint32_t replayed, guided;      /* tests the replay answered; walks it guided (the tests) */
+    uint32_t replayed;              /* tests the replay answered (for the tests) */
     uint8_t cand[SALIC_CARDS];      /* each card's pile, as Grid.cand */
     uint8_t below[SALIC_CARDS];     /* the cards below it in that pile */
 } Witness;
@@ -927,23 +927,6 @@ static int witness_replay(const Grid *g, Witness *w, uint64_t *steps) {
     return 1;
 }
 
-/* The walk after a replay that failed takes first, at each point, from the pile of the path's
- * next card not yet taken there (witness_next), where that pile is open, then from the others
- * in pile order: it keeps close to the path and goes round where it fails.  Any order of piles
- * visits the same points where the grid is dead, and finds the end where it is alive. */
-static inline int witness_next(const Grid *g, const Witness *w, const int8_t *pile_of,
-                               const GridPoint *pt, int i, int *pref) {
-    for (; i < w->n; i++) {
-        int p = pile_of[w->cand[i]];
-        if (p >= 0 && g->len[p] - w->below[i] > pt->idx[p]) {
-            *pref = p;
-            return i;
-        }
-    }
-    *pref = -1;
-    return i;
-}
-
 /* Depth-first walk over the feasible closed points from the origin.  1 when the end is reached
  * or more than budget steps were tried (or the set of seen points is full), 0 when every
  * reachable feasible point has been seen.  seen: a bitmap of the grid's points, or (hashed) set.
@@ -953,12 +936,9 @@ static inline int witness_next(const Grid *g, const Witness *w, const int8_t *pi
 static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget, uint8_t *seen,
                                                      SeenSet *set, const RoomMemo *memo,
                                                      ScratchHead *clock, Witness *wit,
-                                                     const int hashed, const int guided) {
+                                                     const int hashed) {
     uint8_t todo[SALIC_CARDS + 1];       /* the piles each depth has still to take from */
     uint8_t step[SALIC_CARDS + 1];       /* the pile each depth took its card from (wit) */
-    uint8_t wnext[SALIC_CARDS + 1];      /* guided: the path's next card at each depth */
-    int8_t pref[SALIC_CARDS + 1];        /* guided: its pile, or -1 */
-    int8_t pile_of[2 * SALIC_QUEENS];
     GridPoint saved[SALIC_CARDS + 1];   /* the closed point at each depth */
     unsigned all = (1u << g->k) - 1, fr;
     GridPoint pt = g->pt;
@@ -980,18 +960,10 @@ static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget
     int depth = 0;
     todo[0] = pt.open;
     saved[0] = pt;
-    if (guided) {
-        int pr;
-        for (int c = 0; c < 2 * SALIC_QUEENS; c++) pile_of[c] = -1;
-        for (int q = 0; q < g->k; q++) pile_of[g->cand[q]] = (int8_t)q;
-        wnext[0] = (uint8_t)witness_next(g, wit, pile_of, &pt, 0, &pr);
-        pref[0] = (int8_t)pr;
-    }
     while (pt.left > 0) {
         if (todo[depth]) {
             int p = __builtin_ctz(todo[depth]);   /* in pile order, the empty ones left out */
-            if (guided && pref[depth] >= 0 && (todo[depth] >> pref[depth] & 1)) p = pref[depth];
-            todo[depth] &= (uint8_t)~(1u << p);
+            todo[depth] &= (uint8_t)(todo[depth] - 1);
             if (--*budget < stop) {
                 if (*budget < 0) return 1;            /* undecided: no proof of a dead end */
                 if (walk_expired(clock)) return 1;    /* undecided: the search's time is up */
@@ -1006,19 +978,17 @@ static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget
                 /* Only pile p's top changed; the others need a look only if free ranks did. */
                 unsigned check = fr == saved[depth].free_ranks ? 1u << p : all;
                 if (g->partner[p] >= 0 && pt.idx[p] == g->len[p]) check |= 1u << g->partner[p];
-                grid_close(g, &pt, check, fr);
+                /* Most steps close nothing: only p to look at, and its top not one to take. */
+                if (check == 1u << p && !grid_takes_top(g, &pt, p, fr))
+                    pt.free_ranks = (uint16_t)fr;
+                else
+                    grid_close(g, &pt, check, fr);
                 int fresh;
                 SEEN_NEW(pt.at, fresh);
                 if (raw != pt.at) SEEN_ADD(raw);   /* closing took cards */
                 if (fresh) {
                     depth++;
                     step[depth] = (uint8_t)p;
-                    if (guided) {
-                        int pr;
-                        wnext[depth] = (uint8_t)witness_next(g, wit, pile_of, &pt,
-                                                             wnext[depth - 1], &pr);
-                        pref[depth] = (int8_t)pr;
-                    }
                     todo[depth] = pt.open;
                     saved[depth] = pt;
                     continue;
@@ -1058,15 +1028,12 @@ static int grid_walk(const Grid *g, uint64_t points, int *budget, uint8_t *seen,
      * (The copy is about a kilobyte a walk.) */
     int left = *budget, r;
     Grid own = *g;
-    int guided = wit && wit->have;
     if (set && points > DEEP_GRID) {
         if (seen_begin(set) != 0) return 1;
-        r = guided ? walk(&own, &left, seen, set, memo, clock, wit, 1, 1)
-                   : walk(&own, &left, seen, set, memo, clock, wit, 1, 0);
+        r = walk(&own, &left, seen, set, memo, clock, wit, 1);
     } else {
         memset(seen, 0, (size_t)(points + 7) / 8);
-        r = guided ? walk(&own, &left, seen, NULL, memo, clock, wit, 0, 1)
-                   : walk(&own, &left, seen, NULL, memo, clock, wit, 0, 0);
+        r = walk(&own, &left, seen, NULL, memo, clock, wit, 0);
     }
     *budget = left;
     return r;
@@ -1282,7 +1249,6 @@ static int grid_test(const Grid *g, uint64_t points, uint64_t *steps, int visits
         added += (uint64_t)g->k * 12;
         wit->replayed++;
     } else {
-        if (wit && wit->have) wit->guided++;
         /* Enough steps for a walk straight to the end (k tries per card), and visits more.
          * Each point is left at most once, by at most k steps: k * points steps always
          * suffice (a whole grid's set fills long before INT_MAX steps). */
@@ -1424,8 +1390,7 @@ int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int
 /* Test hook (CorePosition.room_witness_check): deep-room's whole test (stock: with stuck-stock's
  * piles, as room_dead) on its own and through the witness paths that these calls share (reset:
  * none to start with), as the near zone of a search runs it over a deal's positions.  Returns
- * -1 where the two verdicts differ, else the verdict, plus 2 where a replay answered, plus 4
- * where a walk was guided. */
+ * -1 where the two verdicts differ, else the verdict, plus 2 where a replay answered. */
 int salic_room_witness_check(const SalicDeal *d, const SalicState *s, int reset, int stock) {
     static Witness wit[2];
     static SeenSet hook_set = {.max_slots = HOOK_SEEN_SLOTS};
@@ -1433,11 +1398,10 @@ int salic_room_witness_check(const SalicDeal *d, const SalicState *s, int reset,
     stock = stock && stuck_applies(d, s, PRUNE_STUCK_STOCK, NULL);
     uint64_t ignored = 0;
     int plain = deep_room_dead(d, s, &ignored, -1, stock, &hook_set, NULL, NULL, NULL);
-    uint32_t replayed = wit[0].replayed + wit[1].replayed, guided = wit[0].guided + wit[1].guided;
+    uint32_t replayed = wit[0].replayed + wit[1].replayed;
     int with = deep_room_dead(d, s, &ignored, -1, stock, &hook_set, NULL, NULL, wit);
     if (plain != with) return -1;
-    return with + 2 * (wit[0].replayed + wit[1].replayed != replayed) +
-           4 * (wit[0].guided + wit[1].guided != guided);
+    return with + 2 * (wit[0].replayed + wit[1].replayed != replayed);
 }
 
 /* Test hook (solver._core.memo_ways): the room memo's replacement, on a memo of one pair of

@@ -60,7 +60,7 @@ int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int
                           int stock);
 /* Test hook: deep-room's whole test on its own and through witness paths that the calls share
  * (reset: none to start with): -1 where the verdicts differ, else the verdict, plus 2 where a
- * replay answered, plus 4 where a walk was guided (salic.c, WITNESS). */
+ * replay answered (salic.c, WITNESS). */
 int salic_room_witness_check(const SalicDeal *d, const SalicState *s, int reset, int stock);
 /* Test hook: the room memo's two ways, on a memo of one pair of slots (salic.c). */
 int salic_memo_ways_check(const int *ops, int n, int *out);

@@ -360,13 +360,13 @@ cdef class CorePosition:
         """Salic family, for the tests: deep-room's whole test (as room_dead with whole) on its
         own and through the witness paths that these calls share (reset: none to start with),
         as the near zone of a search runs it over a deal's positions (csrc/salic.c, WITNESS).
-        (verdict, replayed, guided): the verdict where the two agree, else None; replayed,
-        whether a path of an earlier test answered; guided, whether one guided the walk."""
+        (verdict, replayed): the verdict where the two agree, else None; replayed, whether the
+        path of an earlier test answered."""
         if self.game.family != "salic":
             raise ValueError("room_witness_check is for the Salic family")
         cdef int rc = salic_room_witness_check(<SalicDeal *>self.game.deal,
                                                <SalicState *>&self.state, reset, stock)
-        return (None, False, False) if rc < 0 else (bool(rc & 1), bool(rc & 2), bool(rc & 4))
+        return (None, False) if rc < 0 else (bool(rc & 1), bool(rc & 2))
 
     def choice_cost(self, int mode):
         """The discrepancies a probe in this mode pays per step down this position's move list
