@@ -543,6 +543,21 @@ static void grid_close(const Grid *g, GridPoint *pt, unsigned check, unsigned fr
     pt->free_ranks = (uint16_t)fr;
 }
 
+/* Close pt after a step that took a card from pile p (the walk's and the replay's steps alike):
+ * fr, the free ranks now; before, those at the closed point the step left.  Only p's top
+ * changed, so the other piles need a look only if the free ranks did (and p's partner, once p
+ * is empty).  Most steps close nothing: only p to look at, its top not one to take, and no
+ * call to grid_close. */
+static inline void grid_close_step(const Grid *g, GridPoint *pt, int p, unsigned before,
+                                   unsigned fr) {
+    unsigned check = fr == before ? 1u << p : (1u << g->k) - 1;
+    if (g->partner[p] >= 0 && pt->idx[p] == g->len[p]) check |= 1u << g->partner[p];
+    if (check == 1u << p && !grid_takes_top(g, pt, p, fr))
+        pt->free_ranks = (uint16_t)fr;
+    else
+        grid_close(g, pt, check, fr);
+}
+
 /* The room memo (docs/solver.md, "deep-room", *Room memo*): the verdicts and step counts of
  * the tests a search has run, by the grid each was run on.  A test is a function of its grid
  * and its step budget: the piles in the grid's order with their cards, the foundations' counts,
@@ -915,9 +930,7 @@ static int witness_replay(const Grid *g, Witness *w, uint64_t *steps) {
                 *steps += (uint64_t)n;
                 return 0;
             }
-            unsigned check = fr == before ? 1u << p : all;
-            if (g->partner[p] >= 0 && pt.idx[p] == g->len[p]) check |= 1u << g->partner[p];
-            grid_close(g, &pt, check, fr);
+            grid_close_step(g, &pt, p, before, fr);
         }
     }
     *steps += (uint64_t)n;
@@ -975,14 +988,7 @@ static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget
             if (SEEN_HAS(raw)) continue;
             grid_take(g, &pt, p);
             if (grid_eval(g, &pt, &fr) <= SALIC_QUEENS - pt.nonempty) {
-                /* Only pile p's top changed; the others need a look only if free ranks did. */
-                unsigned check = fr == saved[depth].free_ranks ? 1u << p : all;
-                if (g->partner[p] >= 0 && pt.idx[p] == g->len[p]) check |= 1u << g->partner[p];
-                /* Most steps close nothing: only p to look at, and its top not one to take. */
-                if (check == 1u << p && !grid_takes_top(g, &pt, p, fr))
-                    pt.free_ranks = (uint16_t)fr;
-                else
-                    grid_close(g, &pt, check, fr);
+                grid_close_step(g, &pt, p, saved[depth].free_ranks, fr);
                 int fresh;
                 SEEN_NEW(pt.at, fresh);
                 if (raw != pt.at) SEEN_ADD(raw);   /* closing took cards */
