@@ -429,6 +429,9 @@ typedef struct {
     uint8_t left, nonempty;         /* relaxed cards not yet taken; relaxed piles not yet empty */
     uint8_t open;                   /* the piles with cards left, a bit each */
     uint16_t free_ranks;            /* the free slots at a closed point (grid_eval) */
+    uint16_t tight;                 /* at a closed point the walk has reached with no room to
+                                       spare, the slots a card of which, taken, makes it
+                                       infeasible (grid_tight); else 0 */
     uint64_t at;                    /* the point's index: sum of idx[p] * stride[p] */
 } GridPoint;
 
@@ -485,6 +488,44 @@ static inline int grid_eval(const Grid *g, const GridPoint *pt, unsigned *free_r
     return _mm_cvtsi128_si32(sums) + _mm_extract_epi16(sums, 4);
 #else
     return grid_eval_plain(g, pt, free_ranks);
+#endif
+}
+
+/* Tight slots (docs/solver.md, "parking-room", *Steps known infeasible*): slots r with
+ * removed[r] - (cnt[r] - found[r]) >= 0 whose inpile is at most the greatest inpile of the slots
+ * before r in the chain.  Taking a card of such a slot leaves every cnt as it is and adds one to
+ * need, so at a point with no room to spare (need = 8 - piles not empty) the step is infeasible
+ * unless it empties its pile. */
+#ifndef TIGHT_STEPS
+#define TIGHT_STEPS 1
+#endif
+static inline unsigned grid_tight_plain(const Grid *g, const GridPoint *pt) {
+    unsigned t = 0;
+    for (int c = 0; c < 16; c += 8) {
+        int m = 0;
+        for (int s = c; s < c + 6; s++) {
+            int before = m;
+            if (pt->inpile[s] > m) m = pt->inpile[s];
+            if (g->bound[s] + m >= pt->inpile[s] + 8 && pt->inpile[s] <= before) t |= 1u << s;
+        }
+    }
+    return t;
+}
+
+static inline unsigned grid_tight(const Grid *g, const GridPoint *pt) {
+#ifdef GRID_SSE2
+    __m128i in = _mm_load_si128((const __m128i *)pt->inpile);
+    __m128i bound = _mm_loadu_si128((const __m128i *)g->bound);
+    __m128i m = _mm_max_epu8(in, _mm_slli_epi64(in, 8));
+    m = _mm_max_epu8(m, _mm_slli_epi64(m, 16));
+    m = _mm_max_epu8(m, _mm_slli_epi64(m, 32));
+    __m128i zero = _mm_setzero_si128();
+    __m128i over_ok = _mm_cmpeq_epi8(_mm_subs_epu8(_mm_add_epi8(in, _mm_set1_epi8(8)),
+                                                   _mm_add_epi8(bound, m)), zero);
+    __m128i under = _mm_cmpeq_epi8(_mm_subs_epu8(in, _mm_slli_epi64(m, 8)), zero);
+    return (unsigned)_mm_movemask_epi8(_mm_and_si128(over_ok, under)) & 0x3f3f;
+#else
+    return grid_tight_plain(g, pt);
 #endif
 }
 
@@ -957,6 +998,9 @@ static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget
     GridPoint pt = g->pt;
     grid_eval(g, &pt, &fr);
     grid_close(g, &pt, all, fr);
+    pt.tight = 0;
+    if (TIGHT_STEPS && grid_eval(g, &pt, &fr) == SALIC_QUEENS - pt.nonempty)
+        pt.tight = (uint16_t)grid_tight(g, &pt);
     SEEN_ADD(pt.at);
     uint8_t sig[SIG_MAX];
     uint64_t h;
@@ -984,15 +1028,23 @@ static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget
             }
             /* The step's point before closing.  Seen: it was infeasible, or its closed point
              * (a function of the point) has been seen; either way nothing new is there. */
+            /* A card of a tight slot, not its pile's last: the step is infeasible. */
+            if (TIGHT_STEPS && pt.tight && (pt.tight >> g->card[p][pt.idx[p]] & 1) &&
+                pt.idx[p] < g->len[p] - 1)
+                continue;
             uint64_t raw = pt.at + g->stride[p];
             if (SEEN_HAS(raw)) continue;
             grid_take(g, &pt, p);
-            if (grid_eval(g, &pt, &fr) <= SALIC_QUEENS - pt.nonempty) {
+            int need = grid_eval(g, &pt, &fr);
+            if (need <= SALIC_QUEENS - pt.nonempty) {
                 grid_close_step(g, &pt, p, saved[depth].free_ranks, fr);
                 int fresh;
                 SEEN_NEW(pt.at, fresh);
                 if (raw != pt.at) SEEN_ADD(raw);   /* closing took cards */
                 if (fresh) {
+                    pt.tight = 0;     /* where closing took cards, need is not at hand: none */
+                    if (TIGHT_STEPS && raw == pt.at && need == SALIC_QUEENS - pt.nonempty)
+                        pt.tight = (uint16_t)grid_tight(g, &pt);
                     depth++;
                     step[depth] = (uint8_t)p;
                     todo[depth] = pt.open;
@@ -1447,6 +1499,40 @@ int salic_grid_eval_check(const SalicDeal *d, const SalicState *s, uint64_t seed
         if (grid_eval(&g, &pt, &fast) != grid_eval_plain(&g, &pt, &plain) || fast != plain)
             return -1;
         if (pt.left == 0) return n;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        int p = (int)(x % (uint64_t)g.k);
+        while (pt.idx[p] == g.len[p]) p = (p + 1) % g.k;
+        grid_take(&g, &pt, p);
+    }
+}
+
+/* Test hook (CorePosition.grid_tight_check): along a path through the position's deep grid
+ * picked as in salic_grid_eval_check, at every point grid_tight must equal grid_tight_plain,
+ * and at every point with no room to spare (need = 8 - piles not empty) every step that takes
+ * a card of a tight slot, not its pile's last, must reach an infeasible point.  Returns the
+ * steps so checked; -1 where the two masks differ, -2 where such a step is feasible. */
+int salic_grid_tight_check(const SalicDeal *d, const SalicState *s, uint64_t seed, int stock) {
+    Grid g;
+    grid_build(d, s, WHOLE_GRID, stock && stuck_applies(d, s, PRUNE_STUCK_STOCK, NULL), &g);
+    GridPoint pt = g.pt;
+    uint64_t x = seed | 1;
+    int checked = 0;
+    for (;;) {
+        unsigned fr, tight = grid_tight(&g, &pt);
+        if (tight != grid_tight_plain(&g, &pt)) return -1;
+        if (grid_eval(&g, &pt, &fr) == SALIC_QUEENS - pt.nonempty) {
+            for (int p = 0; p < g.k; p++) {
+                int i = pt.idx[p];
+                if (i >= g.len[p] - 1 || !(tight >> g.card[p][i] & 1)) continue;
+                GridPoint next = pt;
+                grid_take(&g, &next, p);
+                if (grid_eval(&g, &next, &fr) <= SALIC_QUEENS - next.nonempty) return -2;
+                checked++;
+            }
+        }
+        if (pt.left == 0) return checked;
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;

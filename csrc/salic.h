@@ -50,6 +50,7 @@ int salic_below_top(const SalicDeal *d, const SalicState *s, int q);
 /* Test hook: the parking-room walk's fast and plain arithmetic agree along one random path
  * through the position's grid (the points compared, or -1). */
 int salic_grid_eval_check(const SalicDeal *d, const SalicState *s, uint64_t seed, int stock);
+int salic_grid_tight_check(const SalicDeal *d, const SalicState *s, uint64_t seed, int stock);
 /* Test hook: the parking-room test alone (deep: deep-room's grid; whole: the walk never cut
  * short). */
 int salic_room_dead(const SalicDeal *d, const SalicState *s, int deep, int whole, int stock);

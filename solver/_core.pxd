@@ -107,6 +107,8 @@ cdef extern from "salic.h":
     int salic_pile_size(const SalicDeal *d, const SalicState *s, int q) nogil
     int salic_grid_eval_check(const SalicDeal *d, const SalicState *s, uint64_t seed,
                               int stock) nogil
+    int salic_grid_tight_check(const SalicDeal *d, const SalicState *s, uint64_t seed,
+                               int stock) nogil
     int salic_room_dead(const SalicDeal *d, const SalicState *s, int deep, int whole,
                         int stock) nogil
     int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int whole,

@@ -329,6 +329,17 @@ cdef class CorePosition:
                                         prune, m)
         return None if rc < 0 else bool(rc)
 
+    def grid_tight_check(self, uint64_t seed, bint stock=False):
+        """Salic family, for the tests: along one path (picked by seed) through the position's
+        deep grid, the tight slots (csrc/salic.c, grid_tight) are the same worked out with SSE2
+        and plainly, and wherever a point has no room to spare, every step taking a card of a
+        tight slot that is not its pile's last reaches an infeasible point. The steps so
+        checked; -1 where the two masks differ, -2 where such a step is feasible."""
+        if self.game.family != "salic":
+            raise ValueError("grid_tight_check is for the Salic family")
+        return salic_grid_tight_check(<SalicDeal *>self.game.deal, <SalicState *>&self.state,
+                                      seed, stock)
+
     def room_dead(self, bint deep=True, bint whole=False, bint stock=False):
         """Salic family, for the tests: the parking-room test alone (deep: with deep-room's
         larger grid), its walk cut short by the step budget the search gives it or (whole)

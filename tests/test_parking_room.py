@@ -400,6 +400,50 @@ def test_grid_arithmetic_fast_equals_plain(game_id, deal, walk, seed):
     assert longest > 1      # some grid held cards
 
 
+@pytest.mark.parametrize("game_id", SALIC_GAMES)
+@settings(max_examples=25, deadline=None)
+@given(deal=st.integers(1, 10 ** 6), walk=st.integers(0, 2 ** 32), seed=st.integers(1, 2 ** 63),
+       stock=st.booleans())
+def test_steps_of_tight_slots_are_infeasible(game_id, deal, walk, seed, stock):
+    """The walk passes over a step without taking and evaluating it where the point has no room
+    to spare and the card is of a tight slot and not its pile's last (TIGHT_STEPS in
+    csrc/salic.c): along a random path through the grid of positions from random play, every
+    such step reaches an infeasible point, and the SSE2 mask is the plain one."""
+    game = find_game(game_id)
+    rng = random.Random(walk)
+    core = core_game(game, deal_from_number(game, deal))
+    pos = core.position()
+    while not pos.is_won():
+        moves = pos.moves(True, 0)
+        if not moves:
+            break
+        pos = pos.play(rng.choice(moves))
+        n = pos.grid_tight_check(seed, stock)
+        assert n >= 0, (game_id, deal, walk, seed, stock, n)
+
+
+@pytest.mark.parametrize("game_id", SALIC_GAMES)
+def test_tight_steps_are_checked(game_id):
+    """The property above is not empty: over a few fixed deals and paths, many such steps are
+    checked."""
+    game = find_game(game_id)
+    rng = random.Random(f"tight-{game_id}")
+    checked = 0
+    for deal in (3, 14, 15):
+        core = core_game(game, deal_from_number(game, deal))
+        for _ in range(3):
+            pos = core.position()
+            while not pos.is_won():
+                moves = pos.moves(True, 0)
+                if not moves:
+                    break
+                pos = pos.play(rng.choice(moves))
+                n = pos.grid_tight_check(rng.getrandbits(63) | 1, True)
+                assert n >= 0, (game_id, deal, n)
+                checked += n
+    assert checked > 100, (game_id, checked)
+
+
 def test_exhaustive_searches_keep_their_own_deep_record():
     """The deep test's throttle counts the exhaustive searches apart from the probes
     (DEEP_WHOLE_COUNTS in csrc/salic.c). PySol Glencoe 8697's exhaustive search alone is
