@@ -474,13 +474,21 @@ static inline int grid_eval_plain(const Grid *g, const GridPoint *pt, unsigned *
     return need;
 }
 
+#ifdef GRID_SSE2
+/* The greatest inpile of the chain so far at each slot: a running maximum by three shifts within
+ * each 8-byte half. */
+static inline __m128i chain_max(__m128i in) {
+    __m128i m = _mm_max_epu8(in, _mm_slli_epi64(in, 8));
+    m = _mm_max_epu8(m, _mm_slli_epi64(m, 16));
+    return _mm_max_epu8(m, _mm_slli_epi64(m, 32));
+}
+#endif
+
 static inline int grid_eval(const Grid *g, const GridPoint *pt, unsigned *free_ranks) {
 #ifdef GRID_SSE2
     __m128i in = _mm_load_si128((const __m128i *)pt->inpile);
     __m128i bound = _mm_loadu_si128((const __m128i *)g->bound);
-    __m128i m = _mm_max_epu8(in, _mm_slli_epi64(in, 8));
-    m = _mm_max_epu8(m, _mm_slli_epi64(m, 16));
-    m = _mm_max_epu8(m, _mm_slli_epi64(m, 32));
+    __m128i m = chain_max(in);
     __m128i over = _mm_subs_epu8(_mm_add_epi8(bound, m), _mm_add_epi8(in, _mm_set1_epi8(8)));
     __m128i sums = _mm_sad_epu8(over, _mm_setzero_si128());
     __m128i before = _mm_add_epi8(_mm_slli_epi64(m, 8), bound);
@@ -516,9 +524,7 @@ static inline unsigned grid_tight(const Grid *g, const GridPoint *pt) {
 #ifdef GRID_SSE2
     __m128i in = _mm_load_si128((const __m128i *)pt->inpile);
     __m128i bound = _mm_loadu_si128((const __m128i *)g->bound);
-    __m128i m = _mm_max_epu8(in, _mm_slli_epi64(in, 8));
-    m = _mm_max_epu8(m, _mm_slli_epi64(m, 16));
-    m = _mm_max_epu8(m, _mm_slli_epi64(m, 32));
+    __m128i m = chain_max(in);
     __m128i zero = _mm_setzero_si128();
     __m128i over_ok = _mm_cmpeq_epi8(_mm_subs_epu8(_mm_add_epi8(in, _mm_set1_epi8(8)),
                                                    _mm_add_epi8(bound, m)), zero);
@@ -1485,6 +1491,17 @@ int salic_memo_ways_check(const int *ops, int n, int *out) {
     return 0;
 }
 
+/* The test hooks' random paths: one card from a pile with cards left, picked by a xorshift
+ * generator (state *x). */
+static void hook_random_take(const Grid *g, GridPoint *pt, uint64_t *x) {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    int p = (int)(*x % (uint64_t)g->k);
+    while (pt->idx[p] == g->len[p]) p = (p + 1) % g->k;
+    grid_take(g, pt, p);
+}
+
 /* Test hook (CorePosition.grid_eval_check): from the origin of the position's deep grid to its
  * end, one card at a time from piles picked by a xorshift generator seeded with seed, compare
  * grid_eval with grid_eval_plain at every point.  Returns the points compared, or -1 at the first
@@ -1499,12 +1516,7 @@ int salic_grid_eval_check(const SalicDeal *d, const SalicState *s, uint64_t seed
         if (grid_eval(&g, &pt, &fast) != grid_eval_plain(&g, &pt, &plain) || fast != plain)
             return -1;
         if (pt.left == 0) return n;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        int p = (int)(x % (uint64_t)g.k);
-        while (pt.idx[p] == g.len[p]) p = (p + 1) % g.k;
-        grid_take(&g, &pt, p);
+        hook_random_take(&g, &pt, &x);
     }
 }
 
@@ -1533,12 +1545,7 @@ int salic_grid_tight_check(const SalicDeal *d, const SalicState *s, uint64_t see
             }
         }
         if (pt.left == 0) return checked;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        int p = (int)(x % (uint64_t)g.k);
-        while (pt.idx[p] == g.len[p]) p = (p + 1) % g.k;
-        grid_take(&g, &pt, p);
+        hook_random_take(&g, &pt, &x);
     }
 }
 

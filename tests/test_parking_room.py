@@ -377,6 +377,18 @@ def test_witness_paths_answer_some_tests(game_id):
     assert tally[False, False] > 0 and tally[True, False] > 0, dict(tally)   # walks
 
 
+def random_play(core, rng):
+    """The positions of one game of random moves from the deal, after each move, until it is won
+    or stuck."""
+    pos = core.position()
+    while not pos.is_won():
+        moves = pos.moves(True, 0)
+        if not moves:
+            return
+        pos = pos.play(rng.choice(moves))
+        yield pos
+
+
 @pytest.mark.parametrize("game_id", SALIC_GAMES)
 @settings(max_examples=25, deadline=None)
 @given(deal=st.integers(1, 10 ** 6), walk=st.integers(0, 2 ** 32), seed=st.integers(1, 2 ** 63))
@@ -384,14 +396,9 @@ def test_grid_arithmetic_fast_equals_plain(game_id, deal, walk, seed):
     """The walk computes need and the free ranks with SSE2 where the build has it; along a
     random path through the grid of positions from random play, it agrees with plain C."""
     game = find_game(game_id)
-    rng = random.Random(walk)
     core = core_game(game, deal_from_number(game, deal))
-    pos, compared, longest = core.position(), 0, 0
-    while not pos.is_won():
-        moves = pos.moves(True, 0)
-        if not moves:
-            break
-        pos = pos.play(rng.choice(moves))
+    compared, longest = 0, 0
+    for pos in random_play(core, random.Random(walk)):
         points = pos.grid_eval_check(seed)
         assert points > 0, (game_id, deal, walk, seed)
         compared += points
@@ -410,14 +417,8 @@ def test_steps_of_tight_slots_are_infeasible(game_id, deal, walk, seed, stock):
     csrc/salic.c): along a random path through the grid of positions from random play, every
     such step reaches an infeasible point, and the SSE2 mask is the plain one."""
     game = find_game(game_id)
-    rng = random.Random(walk)
     core = core_game(game, deal_from_number(game, deal))
-    pos = core.position()
-    while not pos.is_won():
-        moves = pos.moves(True, 0)
-        if not moves:
-            break
-        pos = pos.play(rng.choice(moves))
+    for pos in random_play(core, random.Random(walk)):
         n = pos.grid_tight_check(seed, stock)
         assert n >= 0, (game_id, deal, walk, seed, stock, n)
 
@@ -432,12 +433,7 @@ def test_tight_steps_are_checked(game_id):
     for deal in (3, 14, 15):
         core = core_game(game, deal_from_number(game, deal))
         for _ in range(3):
-            pos = core.position()
-            while not pos.is_won():
-                moves = pos.moves(True, 0)
-                if not moves:
-                    break
-                pos = pos.play(rng.choice(moves))
+            for pos in random_play(core, rng):
                 n = pos.grid_tight_check(rng.getrandbits(63) | 1, True)
                 assert n >= 0, (game_id, deal, n)
                 checked += n
