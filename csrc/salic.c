@@ -1032,12 +1032,12 @@ static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget
                 if (walk_expired(clock)) return 1;    /* undecided: the search's time is up */
                 stop = *budget > WALK_CLOCK_STEPS ? *budget - WALK_CLOCK_STEPS : 0;
             }
-            /* The step's point before closing.  Seen: it was infeasible, or its closed point
-             * (a function of the point) has been seen; either way nothing new is there. */
             /* A card of a tight slot, not its pile's last: the step is infeasible. */
             if (TIGHT_STEPS && pt.tight && (pt.tight >> g->card[p][pt.idx[p]] & 1) &&
                 pt.idx[p] < g->len[p] - 1)
                 continue;
+            /* The step's point before closing.  Seen: it was infeasible, or its closed point
+             * (a function of the point) has been seen; either way nothing new is there. */
             uint64_t raw = pt.at + g->stride[p];
             if (SEEN_HAS(raw)) continue;
             grid_take(g, &pt, p);
