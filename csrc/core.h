@@ -77,6 +77,7 @@ enum {
 typedef struct {
     int final_search;       /* 1 in the exhaustive search after the probes, else 0 */
     int probe_mode;         /* the running probe's mode (GameOps.choice_cost), else -1 */
+    int probe_round;        /* the running probe's round, from 0 (read where probe_mode >= 0) */
     size_t memo_bytes;      /* the memory the game's memo may take (GameOps.memo_size), 0: none */
     size_t memo_held;       /* what the game's memo holds now (set by the game) */
     int shared;             /* 1 where another search of the deal runs beside this one (a pool) */

@@ -1582,6 +1582,18 @@ int salic_grid_tight_check(const SalicDeal *d, const SalicState *s, uint64_t see
 #ifndef DEEP_NEAR_END
 #define DEEP_NEAR_END 24
 #endif
+/* In the probes of the first DEEP_NEAR_ROUNDS rounds the zone is narrower: DEEP_NEAR_PROBE cards
+ * left at most, 0 being the deal that empties the stock, the end game's root (docs/solver.md,
+ * "deep-room", *The zone in the early probes*).  The later probes and the exhaustive searches
+ * (between the rounds and the final one) keep DEEP_NEAR_END, and no zone is wider than it
+ * (-DDEEP_NEAR_END=-1 still turns the zone off everywhere).  Where the test runs is an order of
+ * work, not a cut.  -DDEEP_NEAR_PROBE=24 builds the zone as before. */
+#ifndef DEEP_NEAR_PROBE
+#define DEEP_NEAR_PROBE 0
+#endif
+#ifndef DEEP_NEAR_ROUNDS
+#define DEEP_NEAR_ROUNDS 7
+#endif
 #ifndef NEAR_VISITS
 #define NEAR_VISITS (-1)
 #endif
@@ -1649,8 +1661,9 @@ static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void 
     TestCounts *c;
     int dead;
     int whole_end_games = st->head.final_search || st->head.probe_mode == 1;
-    if (deep && st->room.offered > DEEP_AFTER && whole_end_games &&
-        SALIC_CARDS - s->sp <= DEEP_NEAR_END) {
+    int zone = st->head.final_search || st->head.probe_round >= DEEP_NEAR_ROUNDS ||
+                       DEEP_NEAR_END < DEEP_NEAR_PROBE ? DEEP_NEAR_END : DEEP_NEAR_PROBE;
+    if (deep && st->room.offered > DEEP_AFTER && whole_end_games && SALIC_CARDS - s->sp <= zone) {
         c = &st->near;
         c->offered++;
         c->tested++;

@@ -219,6 +219,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
             SearchLimits probe_lim = in_probe_share(lim);
             probe_lim.prune &= ~twin_off[twin];
             head->probe_mode = mode;
+            head->probe_round = k;
             status = dfs(ops, deal, start, &probe_lim, k * probe_step, mode, b, t0, scratch,
                          dead, &table, out);
             log_step(out, STEP_PROBE, k, mode, twin, k * probe_step, b, before, status);

@@ -500,11 +500,13 @@ def test_room_memo_is_within_the_memory_bound(tmp_path):
 
 @pytest.mark.slow
 def test_deep_room_near_the_end_of_the_stock_keeps_verdicts():
-    """In the mode-1 probes and the final search, past DEEP_AFTER deals, the deep test runs at
-    every deal once the stock holds at most DEEP_NEAR_END cards, its walk never cut short
-    (csrc/salic.c). On deals whose searches go that far: an unwinnable deal stays unwinnable
-    without deep-room, and deals won with it (a PySol profile, and the seed rules) have lines
-    that the reference rules replay to a win (solve() replays every line it returns)."""
+    """In the exhaustive searches and the late probes, past DEEP_AFTER deals, the deep test
+    runs at every deal once the stock holds at most DEEP_NEAR_END cards, its walk never cut
+    short, and in the early mode-1 probes at the deal that empties the stock (DEEP_NEAR_PROBE,
+    DEEP_NEAR_ROUNDS; csrc/salic.c). On deals whose searches go that far: an unwinnable deal
+    stays unwinnable without deep-room, and deals won with it (a PySol profile, and the seed
+    rules) have lines that the reference rules replay to a win (solve() replays every line it
+    returns)."""
     from solver import solve
     from solver.core import DEFAULT_RULES
     from solver.result import Verdict
