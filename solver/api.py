@@ -7,7 +7,7 @@ import time
 from dataclasses import replace
 
 from .deals import Deal, as_deal
-from .games import INNER_GAME, find_game
+from .games import INNER_GAME, OUTER_GAME, find_game
 from .result import Result, Stats, Verdict
 
 
@@ -32,6 +32,10 @@ def solve(game, deal, *, max_nodes: int | None = None, timeout: float | None = N
     own search then gets the time and node limits less the inner game's share (a third, for
     Intrigue a half: ``INNER_GAME``), and the inner one what it left; with neither
     limit set, the inner search runs only where the memory limit stopped the first one.
+    Then, where the game has an outer game (``solver.games.OUTER_GAME``, a larger game with lost
+    deals that nests it) and limits are left (the inner game was proved lost, say), the outer
+    game's search gets them; its UNWINNABLE is this game's too (a line winning this game would
+    win that one), returned with ``Result.via`` naming it.
     ``inner=False`` runs the game's own search alone, with the whole limits.
 
     ``threads=2`` runs, beside the searches above, the game's exhaustive search alone (no probes)
@@ -62,37 +66,62 @@ def solve(game, deal, *, max_nodes: int | None = None, timeout: float | None = N
 
 def _solve(g, d, inner: bool, *, max_nodes, timeout, max_memory, prune, line,
            shared=None) -> Result:
-    """The game's own search, then (inner) the inner game's with what it left."""
+    """The game's own search, then (inner) the inner game's with what it left, then the outer
+    game's with what both left."""
     from . import core
-    if not inner or g.id not in INNER_GAME:
+    if not inner or (g.id not in INNER_GAME and g.id not in OUTER_GAME):
         return core.run(g, d, max_nodes=max_nodes, timeout=timeout, max_memory=max_memory,
                         prune=prune, line=line, shared=shared)
-    inner_id, share = INNER_GAME[g.id]
-    inner_game = find_game(inner_id)
+    share = INNER_GAME[g.id][1] if g.id in INNER_GAME else 0
     own_nodes = max(1, int(max_nodes * (1 - share))) if max_nodes else None
     own_timeout = timeout * (1 - share) if timeout else None
     result = core.run(g, d, max_nodes=own_nodes, timeout=own_timeout, max_memory=max_memory,
                       prune=prune, line=line, shared=shared)
-    if result.verdict is not Verdict.UNKNOWN or (shared is not None and shared.stopped):
+    if result.verdict is not Verdict.UNKNOWN:
+        return result
+    if g.id in INNER_GAME:
+        result = _nested(g, d, INNER_GAME[g.id][0], result, Verdict.WINNABLE, max_nodes=max_nodes,
+                         timeout=timeout, max_memory=max_memory, prune=prune, line=line,
+                         shared=shared)
+    if result.verdict is Verdict.UNKNOWN and g.id in OUTER_GAME:
+        result = _nested(g, d, OUTER_GAME[g.id], result, Verdict.UNWINNABLE, max_nodes=max_nodes,
+                         timeout=timeout, max_memory=max_memory, prune=prune, line=line,
+                         shared=shared)
+    return result
+
+
+def _nested(g, d, other_id, result, proves, *, max_nodes, timeout, max_memory, prune, line,
+            shared) -> Result:
+    """``result`` (UNKNOWN, the work so far on ``g``) after the search of the nested game
+    ``other_id`` with what is left of the limits: that search's verdict ``proves`` (WINNABLE for
+    an inner game, UNWINNABLE for an outer one) is ``g``'s too, with ``via`` naming it; any
+    other outcome of it proves nothing about ``g`` and leaves ``result`` UNKNOWN, its work added
+    to the statistics.  With nothing left, or the search stopped by the other thread, it is not
+    run."""
+    from . import core
+    if shared is not None and shared.stopped:
         return result
     nodes_left = max_nodes - result.stats.nodes if max_nodes else None
     time_left = timeout - result.stats.seconds if timeout else None
     if (nodes_left is not None and nodes_left < 1) or (time_left is not None and time_left <= 0):
         return result
-    inner_deal = Deal(inner_game.id, d.cards, d.number)
+    other = find_game(other_id)
     try:
-        found = core.run(inner_game, inner_deal, max_nodes=nodes_left, timeout=time_left,
-                         max_memory=max_memory, prune=prune, line=line, shared=shared)
+        found = core.run(other, Deal(other.id, d.cards, d.number), max_nodes=nodes_left,
+                         timeout=time_left, max_memory=max_memory, prune=prune, line=line,
+                         shared=shared)
     except core.SearchInterrupted as interrupted:
         raise core.SearchInterrupted(replace(result, stats=_sum(result.stats,
                                                                 interrupted.result.stats),
                                              reason="interrupted")) from None
     stats = _sum(result.stats, found.stats)
-    if found.verdict is not Verdict.WINNABLE:
-        return replace(result, stats=stats)        # its unwinnable proves nothing here
+    if found.verdict is not proves:
+        return replace(result, stats=stats)        # proves nothing about g
+    if proves is Verdict.UNWINNABLE:
+        return Result(g.id, result.deal, Verdict.UNWINNABLE, [], stats, via=other.id)
     moves = _replay(g, d, found.moves) if line else []
     return Result(g.id, result.deal, Verdict.WINNABLE, moves, stats,
-                  length=len(moves) if line else found.length, via=inner_game.id)
+                  length=len(moves) if line else found.length, via=other.id)
 
 
 # threads=2: the second thread's search starts only if the first has not decided the deal within

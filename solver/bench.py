@@ -105,7 +105,7 @@ class DealRecord:
     reference_nodes: int | None = None
     reference_seconds: float | None = None         # the reference's own search time
     reference_wall_seconds: float | None = None
-    via: str | None = None                         # the inner game whose line won (Result.via)
+    via: str | None = None                         # the nested game that decided (Result.via)
 
     @property
     def decided(self) -> bool:
@@ -281,7 +281,8 @@ def summarize_game(records: list[DealRecord]) -> dict:
         "nodes_per_second": _ratio(sum(r.nodes for r in records), core_total),
         "peak_table_bytes": max((r.table_bytes for r in records), default=0),
         "median_solution_length": statistics.median_low(lengths) if lengths else None,
-        "won_via_inner_game": sum(1 for r in records if r.via),
+        "won_via_inner_game": sum(1 for r in records if r.via and r.verdict == "winnable"),
+        "lost_via_outer_game": sum(1 for r in records if r.via and r.verdict == "unwinnable"),
     }
     summary["reference"] = _summarize_reference(records)
     summary["greedy"] = _summarize_greedy(records)
@@ -500,6 +501,11 @@ def markdown(report: dict) -> str:
     if via:
         lines += ["", "Won via the inner game (the game's own search ran out; docs/solver.md, "
                   "\"Inner game\"), of the winnable deals above: " + ", ".join(via) + "."]
+    lost = [f"{game} {f['lost_via_outer_game']}" for game, f in games.items()
+            if f.get("lost_via_outer_game")]
+    if lost:
+        lines += ["", "Proved unwinnable via the outer game (docs/solver.md, \"Outer game\"), of "
+                  "the unwinnable deals above: " + ", ".join(lost) + "."]
     lines += [
         "",
         "**Wall time per `solve()` call** (the search plus setting up the deal and translating the "

@@ -58,6 +58,7 @@ class GameReport:
     verdicts: list = field(default_factory=list, repr=False)       # aligned with seconds
     solver_versions: list = field(default_factory=list)
     via: dict = field(default_factory=dict)      # inner game -> deals won through its line
+    lost_via: dict = field(default_factory=dict)  # outer game -> deals proved lost through it
 
     @property
     def deals(self) -> int:
@@ -105,7 +106,8 @@ class GameReport:
                 "seconds": {"median": self.median_seconds, "p99": self.p99_seconds,
                             "max": self.max_seconds},
                 "solver_versions": self.solver_versions,
-                "won_via_inner_game": dict(sorted(self.via.items()))}
+                "won_via_inner_game": dict(sorted(self.via.items())),
+                "lost_via_outer_game": dict(sorted(self.lost_via.items()))}
 
 
 def _open_readonly(path: str) -> sqlite3.Connection:
@@ -161,7 +163,10 @@ def reports_from_rows(rows: dict[str, dict[int, tuple]]) -> list[GameReport]:
     reports = []
     for game in sorted(rows, key=lambda name: (order.get(name, len(order)), name)):
         pairs = sorted(((seconds, verdict) for verdict, seconds, _, _ in rows[game].values()))
-        via = Counter(v for _, _, v, _ in rows[game].values() if v)
+        via = Counter(v for verdict, _, v, _ in rows[game].values()
+                      if v and verdict == Verdict.WINNABLE.value)
+        lost_via = Counter(v for verdict, _, v, _ in rows[game].values()
+                           if v and verdict == Verdict.UNWINNABLE.value)
         counts = {v.value: 0 for v in Verdict}
         for _, verdict in pairs:
             if verdict not in counts:
@@ -170,7 +175,7 @@ def reports_from_rows(rows: dict[str, dict[int, tuple]]) -> list[GameReport]:
         versions = sorted({version for _, _, _, version in rows[game].values()})
         reports.append(GameReport(game, counts["winnable"], counts["unwinnable"], counts["unknown"],
                                   [s for s, _ in pairs], [v for _, v in pairs], versions,
-                                  dict(via)))
+                                  dict(via), dict(lost_via)))
     return reports
 
 
@@ -261,6 +266,11 @@ def format_markdown(reports: list[GameReport], nesting: list[NestingCheck] = ())
         lines.append("")
         lines.append("Won through the inner game's line (docs/solver.md, \"Inner game\"): "
                      + ", ".join(inner) + ".")
+    outer = [f"{r.game} {n} (via {g})" for r in reports for g, n in sorted(r.lost_via.items())]
+    if outer:
+        lines.append("")
+        lines.append("Proved unwinnable through the outer game (docs/solver.md, \"Outer game\"): "
+                     + ", ".join(outer) + ".")
     if nesting:
         lines.append("")
         lines.extend(format_nesting(nesting))

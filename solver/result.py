@@ -36,7 +36,7 @@ class Result:
     stats: Stats = field(default_factory=Stats)
     reason: str | None = None                      # why UNKNOWN: "nodes", "time", "memory", "interrupted"
     length: int = 0                                # moves in the winning line (also when not built)
-    via: str | None = None                         # the inner game whose search decided (api.solve)
+    via: str | None = None                         # the nested game that decided (api.solve)
 
     def __post_init__(self):
         if self.moves and not self.length:

@@ -143,8 +143,9 @@ def solve_chunk(task: tuple) -> tuple[str, list[tuple]]:
     """Solve one chunk ``(game, deal numbers, Limits)`` with :func:`solver.solve`.
 
     Returns the worker's solver version and one ``(deal, verdict, reason, nodes, seconds,
-    solution_length, via)`` tuple per deal (``via``: the inner game whose line won, see
-    ``solver.solve``, or None). Runs in worker processes and on Dask workers.
+    solution_length, via)`` tuple per deal (``via``: the inner game whose line won, or the
+    outer game that proved the deal lost, see ``solver.solve``; else None). Runs in worker
+    processes and on Dask workers.
     """
     import solver
     game, deals, limits = task

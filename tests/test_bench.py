@@ -17,7 +17,8 @@ from solver.result import Result, Stats, Verdict
 
 GAME_FIGURES = {"deals", "counts", "unknown_reasons", "core_seconds", "wall_seconds",
                 "core_total_seconds", "wall_total_seconds", "nodes_per_second", "peak_table_bytes",
-                "median_solution_length", "reference", "greedy", "won_via_inner_game"}
+                "median_solution_length", "reference", "greedy", "won_via_inner_game",
+                "lost_via_outer_game"}
 SPREAD = {"median", "p90", "p99", "max"}
 REFERENCE_FIGURES = {"deals", "counts", "both_decided", "disagreements", "reference_total_seconds",
                      "core_total_seconds", "reference_total_wall_seconds", "wall_total_seconds",
@@ -375,6 +376,25 @@ def test_deals_won_via_the_inner_game_are_counted_and_named():
     text = markdown(report)
     assert "Won via the inner game" in text
     assert f"glencoe {figures['won_via_inner_game']}." in text
+
+
+def test_deals_lost_via_the_outer_game_are_counted_apart_from_the_inner_games_wins():
+    from dataclasses import replace
+    from solver.bench import BenchReport, machine_info
+    records = [replace(record(1), game="pysol-laggard-lady", via="pysol-glencoe"),
+               replace(record(2, "unwinnable"), game="pysol-laggard-lady", via="pysol-intrigue"),
+               replace(record(3, "unwinnable"), game="pysol-laggard-lady"),
+               replace(record(4, "unknown"), game="pysol-laggard-lady")]
+    figures = summarize_game(records)
+    assert (figures["won_via_inner_game"], figures["lost_via_outer_game"]) == (1, 1)
+    assert figures["counts"] == {"winnable": 1, "unwinnable": 2, "unknown": 1}
+    settings = BenchSettings(games=("pysol-laggard-lady",), deals=range(1, 5), reference_deals=0)
+    text = markdown(BenchReport(settings, records, "now", 1.0, machine_info(),
+                                {"commit": None, "dirty": None}).to_json())
+    assert "the winnable deals above: pysol-laggard-lady 1." in text
+    assert "Proved unwinnable via the outer game" in text
+    assert "the unwinnable deals above: pysol-laggard-lady 1." in text
+    assert summarize_game([record(5)])["lost_via_outer_game"] == 0
 
 
 def test_markdown_without_reference_or_greedy_deals_says_so_instead_of_empty_tables():

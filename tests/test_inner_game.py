@@ -1,10 +1,13 @@
-"""The inner game: where a game's own search runs out, ``solve()`` searches a nested smaller game
-and returns its winning line, which must win the game itself (docs/solver.md, "Inner game").
+"""The inner and outer games: where a game's own search runs out, ``solve()`` searches a nested
+smaller game and returns its winning line, which must win the game itself (docs/solver.md,
+"Inner game"); where limits are still left after that, a larger game that nests it, whose
+UNWINNABLE is the game's too ("Outer game").
 
-These hold the feature to its promise: every inner game is nested in its game (the pairs that
-tests/test_nested_games.py checks by replay), a line found "via" the inner game replays and wins
-under the game's own reference rules, the inner search never changes a verdict the game's own
-search reaches, it runs only where the own search ran out, and ``inner=False`` turns it off.
+These hold the feature to its promise: every inner game is nested in its game and the game in
+its outer game (the pairs that tests/test_nested_games.py checks by replay), a line found "via"
+the inner game replays and wins under the game's own reference rules, the nested searches never
+change a verdict the game's own search reaches, they run only where the own search ran out and
+only with what it left, and ``inner=False`` turns both off.
 """
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from solver import solve
 from solver.deals import deal_from_number
-from solver.games import GAME_IDS, INNER_GAME, NESTED_PAIRS
+from solver.games import GAME_IDS, INNER_GAME, NESTED_PAIRS, OUTER_GAME
 from solver.result import Verdict
 from solver.rules import initial_position
 
@@ -50,6 +53,14 @@ def test_every_inner_game_is_nested_in_its_game():
     for game, (inner, share) in INNER_GAME.items():
         assert (inner, game) in nested, (game, inner)
         assert 0 < share < 1, (game, share)
+
+
+def test_every_outer_game_nests_its_game():
+    nested = closure(NESTED_PAIRS)
+    assert OUTER_GAME and set(OUTER_GAME) <= set(GAME_IDS)
+    for game, outer in OUTER_GAME.items():
+        assert (game, outer) in nested, (game, outer)
+        assert (outer, game) not in nested, (game, outer)     # strictly larger
 
 
 def test_the_closure_finds_chains():
@@ -87,6 +98,11 @@ def test_inner_results_win_and_never_contradict_the_own_search(game, number, lim
         return
     if result.via is None:
         assert result.verdict is Verdict.UNKNOWN and result.reason == own.reason
+        return
+    if result.via == OUTER_GAME.get(game):
+        assert result.verdict is Verdict.UNWINNABLE and result.moves == []
+        longer = solve(game, number, max_nodes=20 * limit, inner=False)
+        assert longer.verdict is not Verdict.WINNABLE
         return
     assert result.via == inner and result.verdict is Verdict.WINNABLE
     assert replays_and_wins(game, number, result.moves)
@@ -161,3 +177,115 @@ def test_check_skips_the_verdict_line_with_via_only():
     assert [str(m) for m in parse_moves(text, "salic")] == ["deal", "1>d1"]
     with pytest.raises(InvalidMoveError):
         parse_moves("intrigue 9509: winnable in 2 moves (via 3>d1)\n1. deal\n", "salic")
+
+
+# --- the outer game ------------------------------------------------------------------------------
+
+OUTER = sorted(OUTER_GAME)
+
+
+def scripted_runs(monkeypatch, outcomes):
+    """Replace core.run: its i-th call returns ``outcomes[i]`` ((verdict, reason, nodes, seconds),
+    or an exception to raise) as a Result of the game it was given. Returns the list of calls
+    made, as (game, max_nodes, timeout)."""
+    from solver import core
+    from solver.result import Result, Stats
+    calls = []
+
+    def run(game, deal, *, max_nodes=None, timeout=None, **kwargs):
+        calls.append((game.id, max_nodes, timeout))
+        outcome = outcomes[len(calls) - 1]
+        if isinstance(outcome, BaseException):
+            raise outcome
+        verdict, reason, nodes, seconds = outcome
+        return Result(game.id, deal.number, verdict, [], Stats(nodes, nodes, seconds, 1 << 20),
+                      reason=reason)
+
+    monkeypatch.setattr(core, "run", run)
+    return calls
+
+
+@pytest.mark.parametrize("game", OUTER)
+def test_the_outer_game_gets_what_is_left_and_its_loss_is_the_games(monkeypatch, game):
+    from solver.commands.solve import verdict_line
+    inner, share = INNER_GAME[game]
+    outer = OUTER_GAME[game]
+    calls = scripted_runs(monkeypatch, [(Verdict.UNKNOWN, "time", 400, 40.0),
+                                        (Verdict.UNWINNABLE, None, 30, 3.0),
+                                        (Verdict.UNWINNABLE, None, 200, 12.5)])
+    result = solve(game, 6913, timeout=60, max_nodes=1000)
+    assert [c[0] for c in calls] == [game, inner, outer]
+    assert calls[0][1] == int(1000 * (1 - share)) and calls[0][2] == pytest.approx(60 * (1 - share))
+    assert calls[1][1:] == (600, pytest.approx(20.0))          # what the own search left
+    assert calls[2][1:] == (570, pytest.approx(17.0))          # what both left
+    assert result.game == game and result.verdict is Verdict.UNWINNABLE
+    assert result.via == outer and result.moves == [] and result.reason is None
+    assert result.stats.nodes == 630 and result.stats.seconds == pytest.approx(55.5)
+    assert result.to_json()["via"] == outer
+    assert verdict_line(f"{game} 6913", result) == f"{game} 6913: unwinnable (via {outer})"
+
+
+@pytest.mark.parametrize("outer_verdict", [Verdict.WINNABLE, Verdict.UNKNOWN])
+def test_an_outer_win_or_unknown_proves_nothing(monkeypatch, outer_verdict):
+    game = OUTER[0]
+    calls = scripted_runs(monkeypatch, [(Verdict.UNKNOWN, "nodes", 666, 1.0),
+                                        (Verdict.UNWINNABLE, None, 34, 0.5),
+                                        (outer_verdict, None, 100, 2.0)])
+    result = solve(game, 5, max_nodes=1000)
+    assert [c[0] for c in calls] == [game, INNER_GAME[game][0], OUTER_GAME[game]]
+    assert calls[2][1:] == (300, None)
+    assert result.verdict is Verdict.UNKNOWN and result.reason == "nodes" and result.via is None
+    assert result.stats.nodes == 800
+
+
+def test_the_outer_game_does_not_run_with_nothing_left(monkeypatch):
+    game = OUTER[0]
+    # the inner search used the rest of the time
+    calls = scripted_runs(monkeypatch, [(Verdict.UNKNOWN, "time", 400, 40.0),
+                                        (Verdict.UNKNOWN, "time", 300, 20.001)])
+    result = solve(game, 5, timeout=60)
+    assert [c[0] for c in calls] == [game, INNER_GAME[game][0]]
+    assert result.verdict is Verdict.UNKNOWN and result.reason == "time" and result.via is None
+    # ... or the rest of the nodes
+    calls = scripted_runs(monkeypatch, [(Verdict.UNKNOWN, "nodes", 666, 1.0),
+                                        (Verdict.UNWINNABLE, None, 334, 1.0)])
+    assert solve(game, 5, max_nodes=1000).verdict is Verdict.UNKNOWN
+    assert len(calls) == 2
+    # a decided own search, and inner=False, run nothing else
+    calls = scripted_runs(monkeypatch, [(Verdict.WINNABLE, None, 10, 0.01)])
+    assert solve(game, 5, timeout=60, line=False).via is None and len(calls) == 1
+    calls = scripted_runs(monkeypatch, [(Verdict.UNKNOWN, "time", 10, 60.0)])
+    assert solve(game, 5, timeout=60, inner=False).verdict is Verdict.UNKNOWN
+    assert calls == [(game, None, 60)]
+
+
+def test_ctrl_c_in_the_outer_search_reports_the_game_itself(monkeypatch):
+    from solver import core
+    from solver.result import Result, Stats
+    game = OUTER[0]
+    partial = Result(OUTER_GAME[game], "5", Verdict.UNKNOWN, [], Stats(77, 77, 1.0, 0),
+                     reason="interrupted")
+    calls = scripted_runs(monkeypatch, [(Verdict.UNKNOWN, "time", 400, 40.0),
+                                        (Verdict.UNWINNABLE, None, 30, 3.0),
+                                        core.SearchInterrupted(partial)])
+    with pytest.raises(core.SearchInterrupted) as caught:
+        solve(game, 5, timeout=60)
+    assert len(calls) == 3
+    interrupted = caught.value.result
+    assert interrupted.game == game and interrupted.verdict is Verdict.UNKNOWN
+    assert interrupted.reason == "interrupted" and interrupted.via is None
+    assert interrupted.stats.nodes == 507
+
+
+@pytest.mark.slow
+def test_pysol_laggard_lady_6913_is_lost_through_pysol_intrigue():
+    """The deal the outer game is for: PySol Laggard Lady's own search does not decide 6913 in
+    30,000,000 nodes (nor in 400 s); PySol Glencoe, its inner game, proves it lost in about
+    830,000 and PySol Intrigue in about 10,900,000 (docs/solver.md, "Outer game"). About 75 s."""
+    game, outer = "pysol-laggard-lady", "pysol-intrigue"
+    assert OUTER_GAME[game] == outer
+    result = solve(game, 6913, max_nodes=45_000_000, max_memory=2 << 30, line=False)
+    assert result.verdict is Verdict.UNWINNABLE and result.via == outer
+    assert result.stats.nodes <= 45_000_000
+    alone = solve(outer, 6913, max_nodes=15_000_000, max_memory=2 << 30, inner=False)
+    assert alone.verdict is Verdict.UNWINNABLE

@@ -230,6 +230,25 @@ def test_report_counts_deals_won_via_the_inner_game(tmp_path, capsys):
         "intrigue": {"glencoe": 2}, "banner": {}}
 
 
+def test_report_counts_deals_lost_via_the_outer_game_apart(tmp_path, capsys):
+    rows = [(1, "winnable", 0.1), (2, "unwinnable", 55.0), (3, "unwinnable", 2.0),
+            (4, "unknown", 60.0)]
+    db = make_db(tmp_path / "pll.sqlite", "pysol-laggard-lady", rows,
+                 via={1: "pysol-glencoe", 2: "pysol-intrigue"})
+    [report] = read_reports([db])
+    assert (report.via, report.lost_via) == ({"pysol-glencoe": 1}, {"pysol-intrigue": 1})
+    assert (report.winnable, report.unwinnable, report.unknown) == (1, 2, 1)
+    lines = format_markdown([report]).splitlines()
+    assert lines[-3] == ("Won through the inner game's line (docs/solver.md, \"Inner game\"): "
+                         "pysol-laggard-lady 1 (via pysol-glencoe).")
+    assert lines[-1] == ("Proved unwinnable through the outer game (docs/solver.md, "
+                         "\"Outer game\"): pysol-laggard-lady 1 (via pysol-intrigue).")
+    assert cli_main(["report", db, "--format", "json"]) == 0
+    [game] = json.loads(capsys.readouterr().out)["games"]
+    assert game["lost_via_outer_game"] == {"pysol-intrigue": 1}
+    assert game["won_via_inner_game"] == {"pysol-glencoe": 1}
+
+
 def test_report_reads_a_version_1_database_without_the_via_column(tmp_path):
     from solver import survey
     db = tmp_path / "old.sqlite"

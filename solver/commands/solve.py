@@ -43,8 +43,14 @@ Glencoe in Glencoe and in PySol Laggard Lady, PySol Laggard Lady in PySol Intrig
 Devil's Solitaire), the smaller game's search gets the rest of the limits; a line that wins it
 wins GAME too, move for move (replayed under GAME's rules before it is printed). The verdict
 line then ends '(via GAME2)', and --json adds "via": "GAME2". GAME's own search keeps 2/3 of
-the time and node limits (Intrigue 1/2), the smaller game's gets what it left; --no-inner
-runs GAME's own search alone with the whole limits.
+the time and node limits (Intrigue 1/2), the smaller game's gets what it left.
+
+Outer game: where both end undecided (or the smaller game is proved lost) with limits left,
+and a larger game with lost deals nests GAME (PySol Intrigue for PySol Laggard Lady), the
+larger game's search gets what is left; if it proves the deal unwinnable there, GAME's deal is
+unwinnable too (a line winning GAME would win the larger game, move for move): 'unwinnable
+(via GAME3)', and --json adds "via". --no-inner runs GAME's own search alone with the whole
+limits, neither nested game.
 
 Limits (per deal): --max-nodes positions, --timeout seconds, --max-memory bytes for the
 search's tables (the transposition table, and the cache and memo it keeps beside it; a number
@@ -186,8 +192,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--no-prune", action="store_true",
                         help="turn every pruning rule off (a soundness check: same verdicts, slower)")
     parser.add_argument("--no-inner", action="store_true",
-                        help="do not try the nested smaller game when the search runs out "
-                             "(see 'Inner game' above)")
+                        help="do not try the nested smaller or larger game when the search "
+                             "runs out (see 'Inner game' and 'Outer game' above)")
     parser.add_argument("--threads", type=int, choices=(1, 2), default=1,
                         help="2: run the exhaustive search alone beside the usual one in a "
                              "second thread (see 'Two threads' above; default: 1)")
@@ -233,14 +239,15 @@ def deals_from_args(args) -> Sequence:
 
 
 def verdict_line(label: str, result: Result) -> str:
-    """``intrigue 1: winnable in 212 moves``, ``banner 1: unknown (time limit)``."""
+    """``intrigue 1: winnable in 212 moves``, ``banner 1: unknown (time limit)``,
+    ``pysol-laggard-lady 6913: unwinnable (via pysol-intrigue)``."""
     if result.verdict is Verdict.WINNABLE:
         count = len(result.moves) or result.length
         via = f" (via {result.via})" if result.via else ""
         return f"{label}: winnable in {count} move{'s' if count != 1 else ''}{via}"
     if result.verdict is Verdict.UNKNOWN:
         return f"{label}: unknown ({REASONS.get(result.reason, result.reason)})"
-    return f"{label}: unwinnable"
+    return f"{label}: unwinnable" + (f" (via {result.via})" if result.via else "")
 
 
 def stats_line(label: str, result: Result) -> str:
