@@ -103,8 +103,9 @@ INNER_GAME = {"intrigue": ("glencoe", 1 / 2), "glencoe": ("pysol-glencoe", 1 / 3
 #: "Outer game"): a larger game of NESTED_PAIRS, whose UNWINNABLE is the game's too (a line that
 #: won the game would win it). Only where the larger game has lost deals and the smaller one's
 #: inner search can end early: PySol Intrigue proves 14 of deals 1..100,000 unwinnable at 2 s,
-#: and PySol Laggard Lady 6913, never decided by its own search (400 s), is lost in PySol Glencoe
-#: in 3 s and in PySol Intrigue in 13 s. Intrigue, the larger game of Glencoe and PySol Laggard
+#: 8 of them among the 293 PySol Laggard Lady leaves unknown there, and PySol Laggard Lady 6913,
+#: never decided by its own search (400 s), is lost in PySol Glencoe in 2 s and in PySol
+#: Intrigue in 13 s. Intrigue, the larger game of Glencoe and PySol Laggard
 #: Lady, has no lost deal in 1..100,000; a larger game of PySol Glencoe or Banner would get no
 #: time, their own searches keeping the whole limit.
 OUTER_GAME = {"pysol-laggard-lady": "pysol-intrigue"}

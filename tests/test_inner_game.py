@@ -277,6 +277,20 @@ def test_ctrl_c_in_the_outer_search_reports_the_game_itself(monkeypatch):
     assert interrupted.stats.nodes == 507
 
 
+def test_a_deal_lost_in_the_outer_game_is_lost_in_the_game():
+    """PySol Laggard Lady 10722: its own search needs about 959,000 nodes to prove it lost,
+    PySol Glencoe (the inner game) about 170,000 and PySol Intrigue about 59,000. At 900,000
+    nodes the own search stops at 600,000, and the two others decide within the rest (with a
+    budget of 900,000 nodes of its own, its schedule differs and it decides in 865,000)."""
+    game, outer = "pysol-laggard-lady", "pysol-intrigue"
+    result = solve(game, 10722, max_nodes=900_000, line=False)
+    assert result.verdict is Verdict.UNWINNABLE and result.via == outer
+    assert 600_000 < result.stats.nodes <= 900_000
+    # (via is set only where the own search ran out of its 600,000 nodes)
+    for other in (INNER_GAME[game][0], outer):
+        assert solve(other, 10722, max_nodes=300_000, inner=False).verdict is Verdict.UNWINNABLE
+
+
 @pytest.mark.slow
 def test_pysol_laggard_lady_6913_is_lost_through_pysol_intrigue():
     """The deal the outer game is for: PySol Laggard Lady's own search does not decide 6913 in
