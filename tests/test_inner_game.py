@@ -291,6 +291,15 @@ def test_a_deal_lost_in_the_outer_game_is_lost_in_the_game():
         assert solve(other, 10722, max_nodes=300_000, inner=False).verdict is Verdict.UNWINNABLE
 
 
+def test_the_outer_game_with_two_threads():
+    """With threads=2 the usual searches, the outer one last, run in the first thread; the
+    exhaustive search alone in the second needs about 1,007,000 nodes on 10722, more than the
+    900,000 it gets, so the outer game's proof is the verdict, as with one thread."""
+    result = solve("pysol-laggard-lady", 10722, max_nodes=900_000, line=False, threads=2)
+    assert result.verdict is Verdict.UNWINNABLE and result.via == "pysol-intrigue"
+    assert result.stats.nodes <= 2 * 900_000
+
+
 @pytest.mark.slow
 def test_pysol_laggard_lady_6913_is_lost_through_pysol_intrigue():
     """The deal the outer game is for: PySol Laggard Lady's own search does not decide 6913 in
