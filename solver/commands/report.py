@@ -13,7 +13,8 @@ DESCRIPTION = """\
 Read one or more survey databases (made by 'solver survey') and print, per game: deals, deals
 decided, winnable deals, unknown deals, the winnable share in percent, its 95% interval, and
 the median, 99th percentile (nearest rank) and maximum solve time in seconds. Where deals were
-won through an inner game's line (the rows' via column), a line under the table counts them.
+won through an inner game's line, or proved lost through an outer game (the rows' via column),
+a line under the table counts each.
 
 Unknown deals are counted both ways (as Blake and Gent do for Klondike): the share reads
 'low–high', low counting every unknown deal as a loss and high as a win; the interval runs from
