@@ -70,7 +70,10 @@ enum {
                                     the grid */
     PRUNE_SEALED_CAP = 131072,   /* an order of work only, no cut: a probe leaves a sealed subtree
                                     it searches whole after node_budget / sealed_cap_div nodes */
-    PRUNE_ALL = 0x3ffff
+    PRUNE_RANDOM_LINES = 262144, /* an order of work only, no cut: before each round of probes,
+                                    lines chosen at random up to the sealed part, each of whose
+                                    subtrees is searched whole (GameOps.random_lines) */
+    PRUNE_ALL = 0x7ffff
 };
 
 /* The start of every search's scratch (GameOps.is_dead): set by search.c, read by the game. */
@@ -85,6 +88,9 @@ typedef struct {
                                the game's long tests (Salic: whole walks) */
     int expired;            /* set by the game where such a test found the deadline passed:
                                the search then ends "unknown (time)" at once */
+    int random_root;        /* 1 in the search of a random line's sealed subtree
+                               (PRUNE_RANDOM_LINES): the game runs its whole dead-end test at
+                               the start, however early in the search */
 } ScratchHead;
 
 /* Search state: big enough for either family's state. */
@@ -171,6 +177,9 @@ typedef struct GameOps {
      * every probe). */
     int sealed_cap_div;
     uint64_t sealed_cap_max;
+    /* PRUNE_RANDOM_LINES (search.c): 1 where the probes of this deal are preceded by random
+     * lines into the sealed part (GameOps.sealed), 0 where not; NULL: never. */
+    int (*random_lines)(const void *deal);
 } GameOps;
 
 #endif

@@ -1663,7 +1663,8 @@ static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void 
     int whole_end_games = st->head.final_search || st->head.probe_mode == 1;
     int zone = st->head.final_search || st->head.probe_round >= DEEP_NEAR_ROUNDS ||
                        DEEP_NEAR_END < DEEP_NEAR_PROBE ? DEEP_NEAR_END : DEEP_NEAR_PROBE;
-    if (deep && st->room.offered > DEEP_AFTER && whole_end_games && SALIC_CARDS - s->sp <= zone) {
+    if (deep && (st->room.offered > DEEP_AFTER || st->head.random_root) && whole_end_games &&
+        SALIC_CARDS - s->sp <= zone) {
         c = &st->near;
         c->offered++;
         c->tested++;
@@ -1733,6 +1734,12 @@ static int level(const void *dv, const void *sv) {
 #define SALIC_SEALED_CAP_DIV 0
 #endif
 
+/* PRUNE_RANDOM_LINES (docs/solver.md, "`random-lines`"): in the PySol profiles, where no card is
+ * parked while dealing and the sealed part (the end game) starts at the last deal. */
+static int random_lines(const void *dv) {
+    return ((const SalicDeal *)dv)->park_after_stock;
+}
+
 /* The search made for this game (dfs.h, GAME_DFS): the body with SALIC_OPS known here. */
 #include "dfs.h"
 extern const GameOps SALIC_OPS;
@@ -1749,4 +1756,5 @@ const GameOps SALIC_OPS = {sizeof(SalicState), gen_moves, apply, is_won, make_ke
                            choice_cost, 1,
                            PRUNE_PARKING_ROOM | PRUNE_LAZY_PLAYS | PRUNE_DEEP_ROOM | PRUNE_LAZY_ORDER,
                            twin_rules, sizeof(RoomStats), 2, sealed, level, 0, 1, 1,
-                           free_scratch, memo_size, salic_dfs, SALIC_SEALED_CAP_DIV, 0};
+                           free_scratch, memo_size, salic_dfs, SALIC_SEALED_CAP_DIV, 0,
+                           random_lines};

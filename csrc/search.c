@@ -93,6 +93,127 @@ static void log_step(SearchResult *out, int kind, int round, int mode, int twin,
 
 void search_stop(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELAXED); }
 
+/* PRUNE_RANDOM_LINES (docs/solver.md, "`random-lines`"): lines from the start, each move the
+ * first of its position's list with probability 1/2, else one of the others at random, until a
+ * sealed position (GameOps.sealed); each such root not already in the cache of searched
+ * subtrees is searched whole (an exhaustive search from it, of at most RANDOM_END_NODES
+ * nodes), and a win there is a win of the deal: the line, then that search's path.  Until
+ * budget nodes (the lines' moves and those searches') are spent.  A line proves nothing when
+ * it ends without a win; a root searched whole without a win goes into the cache, as a probe's
+ * sealed roots do.  The choices come from a generator seeded per round, so that the search
+ * stays the same node for node from run to run. */
+#ifndef RANDOM_END_NODES
+#define RANDOM_END_NODES 65536
+#endif
+#ifndef RANDOM_SHIFT
+#define RANDOM_SHIFT 2            /* the random lines of a round take a probe's budget << this */
+#endif
+#ifndef RANDOM_STALE
+#define RANDOM_STALE 256          /* the lines of a round stop after this many in a row found no
+                                     end game not searched before (a dead end on the way, or a
+                                     root in the cache): where the probes' lines are few */
+#endif
+#ifndef RANDOM_RATIO
+#define RANDOM_RATIO 4            /* from round 1 on, the random lines take at most this many
+                                     times the nodes the probes of the round before took */
+#endif
+#ifndef RANDOM_STRAY
+#define RANDOM_STRAY 2            /* a move strays from the first with probability this / 4 */
+#endif
+
+static uint64_t rng_next(uint64_t *x) {
+    *x ^= *x >> 12;
+    *x ^= *x << 25;
+    *x ^= *x >> 27;
+    return *x * 0x2545F4914F6CDD1DULL;
+}
+
+static int random_lines(const GameOps *ops, const void *deal, const void *start,
+                        const SearchLimits *lim, uint64_t budget, double t0, void *scratch,
+                        Table *dead, Table *table, SearchResult *out, uint64_t seed) {
+    ScratchHead *head = scratch;
+    int reduced = (lim->prune & PRUNE_SYMMETRY) != 0;
+    uint64_t before = out->nodes, rng = seed | 1, lines = 0;
+    int line_cap = 256, status = SEARCH_LIMIT_NODES, stale = 0;
+    MoveCode *line = malloc((size_t)line_cap * sizeof(MoveCode));
+    if (!line) return SEARCH_LIMIT_MEMORY;
+    StateBuf cur, next;
+    MoveCode moves[MAX_MOVES];
+    while (out->nodes - before < budget) {
+        if ((lines++ & 15) == 0) {
+            if (lim->max_seconds > 0 && search_clock() - t0 > lim->max_seconds) {
+                status = SEARCH_LIMIT_TIME;
+                break;
+            }
+            if ((lim->stop && __atomic_load_n(lim->stop, __ATOMIC_RELAXED)) ||
+                (lim->poll && lim->poll(lim->poll_ctx))) {
+                status = SEARCH_INTERRUPTED;
+                break;
+            }
+        }
+        if (stale >= RANDOM_STALE) break;
+        stale++;
+        memcpy(&cur, start, ops->state_size);
+        int len = 0, smode, won = 0;
+        while ((smode = ops->sealed(deal, &cur)) < 0) {
+            if (ops->is_won(deal, &cur)) { won = 1; break; }
+            int n = ops->gen_moves(deal, &cur, moves, reduced, lim->prune);
+            if (n == 0) break;
+            int i = n > 1 && (int)(rng_next(&rng) & 3) < RANDOM_STRAY
+                    ? 1 + (int)(rng_next(&rng) % (uint64_t)(n - 1)) : 0;
+            ops->apply(deal, &cur, moves[i], &next);
+            memcpy(&cur, &next, ops->state_size);
+            if (len == line_cap) {
+                MoveCode *bigger = realloc(line, 2 * (size_t)line_cap * sizeof(MoveCode));
+                if (!bigger) { status = SEARCH_LIMIT_MEMORY; goto out; }
+                line = bigger;
+                line_cap *= 2;
+            }
+            line[len++] = moves[i];
+            out->nodes++;
+        }
+        if (won) {
+            out->path = line;
+            out->path_len = len;
+            line = NULL;
+            status = SEARCH_WIN;
+            break;
+        }
+        if (smode < 0) continue;                       /* a dead end before the sealed part */
+        Key key;
+        ops->key(deal, &cur, &key);
+        if (dead && table_contains(dead, &key)) continue;
+        uint64_t used = out->nodes - before;
+        if (used >= budget) break;
+        uint64_t b = budget - used < RANDOM_END_NODES ? budget - used : RANDOM_END_NODES;
+        stale = 0;
+        head->probe_mode = smode;
+        head->random_root = 1;
+        int st = dfs(ops, deal, &cur, lim, -1, smode, b, t0, scratch, NULL, table, out);
+        head->random_root = 0;
+        if (st == SEARCH_WIN) {
+            MoveCode *whole = malloc(((size_t)len + (size_t)out->path_len + 1) * sizeof(MoveCode));
+            if (!whole) { status = SEARCH_LIMIT_MEMORY; break; }
+            memcpy(whole, line, (size_t)len * sizeof(MoveCode));
+            memcpy(whole + len, out->path, (size_t)out->path_len * sizeof(MoveCode));
+            free(out->path);
+            out->path = whole;
+            out->path_len += len;
+            status = SEARCH_WIN;
+            break;
+        }
+        if (st == SEARCH_NO_WIN) {
+            if (dead && (lim->prune & PRUNE_DEAD_CACHE)) table_insert(dead, &key);
+            continue;
+        }
+        if (st != SEARCH_LIMIT_NODES) { status = st; break; }
+    }
+out:
+    free(line);
+    head->probe_mode = -1;
+    return status;
+}
+
 int search_run(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
                SearchResult *out) {
     memset(out, 0, offsetof(SearchResult, steps));    /* the log is filled as it goes */
@@ -192,7 +313,36 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
      * as nested counts what the wide one of its rule set took. */
     uint64_t used[MAX_MODES * MAX_TWINS] = {0};
     int order[MAX_MODES * MAX_TWINS];
+    int randoms = (lim->prune & PRUNE_RANDOM_LINES) && ops->sealed && ops->random_lines &&
+                  ops->random_lines(deal);
+    uint64_t probed = 0;   /* the nodes the probes of the round before took */
     for (int k = 0; k < probes && probe_left > 0; k++, probe_nodes *= 2) {
+        /* PRUNE_RANDOM_LINES: random lines first, with four times a probe's budget, and from
+         * round 1 on at most RANDOM_RATIO times what the probes of the round before took (where
+         * they took little, the deal's lines are few and the probes cover them). */
+        uint64_t rb = probe_nodes << RANDOM_SHIFT;
+        if (k > 0 && rb / RANDOM_RATIO > probed) rb = probed * RANDOM_RATIO;
+        if (rb > probe_left) rb = probe_left;
+        probed = 0;
+        if (randoms && rb > 0) {
+            if (lim->max_seconds > 0 && search_clock() - t0 > lim->max_seconds / PROBE_SHARE)
+                goto last;
+            uint64_t b = rb;
+            uint64_t before = out->nodes;
+            SearchLimits random_lim = in_probe_share(lim);
+            head->probe_round = k;
+            status = random_lines(ops, deal, start, &random_lim, b, t0, scratch, dead, &table,
+                                  out, 0x9E3779B97F4A7C15ULL * (uint64_t)(k + 1));
+            log_step(out, STEP_RANDOM, k, 1, 0, -1, b, before, status);
+            probe_left = share_left(probe_left, before, out);
+            if (status == SEARCH_LIMIT_TIME && random_lim.max_seconds < lim->max_seconds)
+                goto last;
+            if (status == SEARCH_WIN || status == SEARCH_LIMIT_TIME ||
+                status == SEARCH_INTERRUPTED)
+                goto done;
+            if (status == SEARCH_LIMIT_MEMORY) goto last;
+            if (probe_left == 0) break;
+        }
         int n_order = 0;
         for (int step = 0; step < modes; step++) {
             for (int twin = 0; twin < twins; twin++) {
@@ -223,6 +373,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
             status = dfs(ops, deal, start, &probe_lim, k * probe_step, mode, b, t0, scratch,
                          dead, &table, out);
             log_step(out, STEP_PROBE, k, mode, twin, k * probe_step, b, before, status);
+            probed += out->nodes - before;
             head->probe_mode = -1;
             if (mode == wide) wide_done[twin] = status == SEARCH_NO_WIN;
             used[order[it]] = out->nodes - before;

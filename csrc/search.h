@@ -39,7 +39,7 @@ typedef struct SearchLimits {
 enum { PLAIN_GENERIC_DFS = 1, PLAIN_NO_PREFETCH = 2 };
 
 /* One search of a deal's run (search_run), as the log keeps it. */
-enum { STEP_FIRST = 0, STEP_PROBE = 1, STEP_WHOLE = 2, STEP_FINAL = 3 };
+enum { STEP_FIRST = 0, STEP_PROBE = 1, STEP_WHOLE = 2, STEP_FINAL = 3, STEP_RANDOM = 4 };
 #define MAX_STEPS 256
 
 typedef struct {

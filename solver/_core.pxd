@@ -26,6 +26,7 @@ cdef extern from "core.h":
     unsigned PRUNE_PARKING_ROOM, PRUNE_DEAD_CACHE, PRUNE_LAZY_PLAYS, PRUNE_DEEP_ROOM
     unsigned PRUNE_DEAL_CACHE, PRUNE_LAZY_ORDER, PRUNE_FEED_FIRST, PRUNE_CELL_WAIT
     unsigned PRUNE_BANNER_AHEAD, PRUNE_LAZY_FEED, PRUNE_STUCK_STOCK, PRUNE_SEALED_CAP
+    unsigned PRUNE_RANDOM_LINES
 
 cdef extern from "table.h":
     ctypedef struct MemPool:

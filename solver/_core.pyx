@@ -23,7 +23,8 @@ RULE_BITS = {"safe-foundation": PRUNE_SAFE_FOUNDATION, "banner-reach": PRUNE_BAN
              "deal-cache": PRUNE_DEAL_CACHE, "lazy-order": PRUNE_LAZY_ORDER,
              "feed-first": PRUNE_FEED_FIRST, "cell-wait": PRUNE_CELL_WAIT,
              "banner-ahead": PRUNE_BANNER_AHEAD, "lazy-feed": PRUNE_LAZY_FEED,
-             "stuck-stock": PRUNE_STUCK_STOCK, "sealed-cap": PRUNE_SEALED_CAP}
+             "stuck-stock": PRUNE_STUCK_STOCK, "sealed-cap": PRUNE_SEALED_CAP,
+             "random-lines": PRUNE_RANDOM_LINES}
 PROBES = 6      # bounded-discrepancy probes before the exhaustive search
 
 
@@ -182,7 +183,7 @@ cdef class CoreGame:
                      unsigned prune=PRUNE_ALL, int plain=0):
         """Run the search from the deal's start and return (status, nodes, steps): steps lists
         every search of the run in order (csrc/search.h, SearchStep), each a dict with kind
-        ("first", "probe", "whole" or "final"), round, mode, twin (the rule set: 0 the rules
+        ("first", "probe", "whole", "final" or "random"), round, mode, twin (the rule set: 0 the rules
         asked for, i the i-th twin), max_disc (-1: exhaustive), budget, nodes and status."""
         cdef SearchLimits lim = _limits(max_nodes, max_seconds, max_bytes, prune, PROBES)
         lim.plain = plain
@@ -194,7 +195,7 @@ cdef class CoreGame:
             with nogil:
                 search_run(self.ops, self.deal, &self.start, &lim, res)
             free(res.path)
-            kinds = ("first", "probe", "whole", "final")
+            kinds = ("first", "probe", "whole", "final", "random")
             steps = [dict(kind=kinds[res.steps[i].kind], round=res.steps[i].round,
                           mode=res.steps[i].mode, twin=res.steps[i].twin,
                           max_disc=res.steps[i].max_disc, budget=res.steps[i].budget,

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from solver import solve
+from solver.core import DEFAULT_RULES, PRUNING_RULES
 from solver.deals import deal_from_number
 from solver.games import GAME_IDS, INNER_GAME, NESTED_PAIRS, OUTER_GAME
 from solver.result import Verdict
@@ -277,25 +278,34 @@ def test_ctrl_c_in_the_outer_search_reports_the_game_itself(monkeypatch):
     assert interrupted.stats.nodes == 507
 
 
+#: The default rules without random-lines (tests/test_random_lines.py), for the node counts below.
+NO_RANDOM = DEFAULT_RULES & ~PRUNING_RULES["random-lines"]
+
+
 def test_a_deal_lost_in_the_outer_game_is_lost_in_the_game():
     """PySol Laggard Lady 10722: its own search needs about 959,000 nodes to prove it lost,
     PySol Glencoe (the inner game) about 170,000 and PySol Intrigue about 59,000. At 900,000
     nodes the own search stops at 600,000, and the two others decide within the rest (with a
-    budget of 900,000 nodes of its own, its schedule differs and it decides in 865,000)."""
+    budget of 900,000 nodes of its own, its schedule differs and it decides in 865,000). The
+    counts are those without random-lines, whose share of the probe rounds moves them (with it,
+    1,200,000 nodes decide via the outer game, 1,500,000 by the own search)."""
     game, outer = "pysol-laggard-lady", "pysol-intrigue"
-    result = solve(game, 10722, max_nodes=900_000, line=False)
+    result = solve(game, 10722, max_nodes=900_000, line=False, prune=NO_RANDOM)
     assert result.verdict is Verdict.UNWINNABLE and result.via == outer
     assert 600_000 < result.stats.nodes <= 900_000
     # (via is set only where the own search ran out of its 600,000 nodes)
     for other in (INNER_GAME[game][0], outer):
-        assert solve(other, 10722, max_nodes=300_000, inner=False).verdict is Verdict.UNWINNABLE
+        assert solve(other, 10722, max_nodes=300_000, inner=False,
+                     prune=NO_RANDOM).verdict is Verdict.UNWINNABLE
 
 
 def test_the_outer_game_with_two_threads():
     """With threads=2 the usual searches, the outer one last, run in the first thread; the
     exhaustive search alone in the second needs about 1,007,000 nodes on 10722, more than the
-    900,000 it gets, so the outer game's proof is the verdict, as with one thread."""
-    result = solve("pysol-laggard-lady", 10722, max_nodes=900_000, line=False, threads=2)
+    900,000 it gets, so the outer game's proof is the verdict, as with one thread (without
+    random-lines, as above)."""
+    result = solve("pysol-laggard-lady", 10722, max_nodes=900_000, line=False, threads=2,
+                   prune=NO_RANDOM)
     assert result.verdict is Verdict.UNWINNABLE and result.via == "pysol-intrigue"
     assert result.stats.nodes <= 2 * 900_000
 
@@ -307,7 +317,8 @@ def test_pysol_laggard_lady_6913_is_lost_through_pysol_intrigue():
     830,000 and PySol Intrigue in about 10,900,000 (docs/solver.md, "Outer game"). About 75 s."""
     game, outer = "pysol-laggard-lady", "pysol-intrigue"
     assert OUTER_GAME[game] == outer
-    result = solve(game, 6913, max_nodes=45_000_000, max_memory=2 << 30, line=False)
+    result = solve(game, 6913, max_nodes=45_000_000, max_memory=2 << 30, line=False,
+                   prune=NO_RANDOM)
     assert result.verdict is Verdict.UNWINNABLE and result.via == outer
     assert result.stats.nodes <= 45_000_000
     alone = solve(outer, 6913, max_nodes=15_000_000, max_memory=2 << 30, inner=False)

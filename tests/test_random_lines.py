@@ -1,0 +1,183 @@
+"""The random-lines rule (docs/solver.md, "`random-lines`"): an order of work, not a cut.
+
+In the PySol profiles, each round of probes begins with lines chosen at random through the
+dealing (each move the first of its list or, half the time, another), each ending at the deal
+that empties the stock, whose end game is then searched whole. A win there is the deal's win;
+a line that ends without one proves nothing, and only an end game searched whole without a win
+goes into the cache of searched subtrees (dead-cache), as a probe's do. So the verdicts cannot
+change. The tests: the same verdicts with and without the rule (deals 1..150 and random deals),
+proofs after probes stay proofs, wins found by a random line replay through the reference
+rules, the choices are the same from run to run, the schedule (random lines open each round,
+within four times a probe's budget and, from round 1 on, four times what the round before's
+probes took), and the other games search node for node as without the rule.
+"""
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from solver.core import DEFAULT_RULES, PRUNING_RULES, core_game, run
+from solver.deals import deal_from_number
+from solver.games import find_game
+from solver.result import Verdict
+from solver.rules import initial_position
+
+from rule_helpers import decided_and_changed, same_search
+
+RANDOM = PRUNING_RULES["random-lines"]
+CACHE = PRUNING_RULES["dead-cache"]
+PYSOL = ["pysol-glencoe", "pysol-laggard-lady", "pysol-intrigue"]
+PROBE_NODES, RANDOM_SHIFT, RANDOM_RATIO = 20000, 2, 4
+
+
+def replays_to_a_win(game, deal, moves) -> bool:
+    """The line, played through the pure-Python reference rules, ends in a won position."""
+    pos = initial_position(game, deal)
+    for move in moves:
+        pos = pos.apply(move)
+    return pos.is_won()
+
+
+def test_the_rule_is_a_default_rule():
+    assert DEFAULT_RULES & RANDOM
+
+
+def test_the_rule_keeps_the_verdicts_and_changes_the_search():
+    """Deals 1..150 of the three PySol profiles at 200,000 nodes, with and without the rule: the
+    same verdicts wherever both decide, and other node counts on the deals past the first
+    short search."""
+    decided, changed = decided_and_changed(PYSOL, range(1, 151), DEFAULT_RULES,
+                                           DEFAULT_RULES & ~RANDOM)
+    assert decided >= 400 and changed >= 5, (decided, changed)
+
+
+@settings(max_examples=25, deadline=None)
+@given(game_id=st.sampled_from(PYSOL), number=st.integers(1, 10 ** 6))
+def test_random_deals_get_the_same_verdict_with_and_without_the_rule(game_id, number):
+    """On random deals: the rule, the rule without the cache, and neither: the same verdict
+    wherever two decide; a win found with the rule replays to a win."""
+    game = find_game(game_id)
+    deal = deal_from_number(game, number)
+    results = [run(game, deal, max_nodes=150_000, prune=rules, line=True)
+               for rules in (DEFAULT_RULES, DEFAULT_RULES & ~CACHE, DEFAULT_RULES & ~RANDOM)]
+    verdicts = {r.verdict for r in results} - {Verdict.UNKNOWN}
+    assert len(verdicts) <= 1, (game_id, number, [r.verdict for r in results])
+    for r in results[:2]:
+        if r.verdict is Verdict.WINNABLE:
+            assert replays_to_a_win(game, deal, r.moves), (game_id, number)
+
+
+#: PySol Glencoe deals proved unwinnable after probes (1,000 to 400,000 nodes in
+#: bench-20261207-024614); the test checks that the search without the rule proves them.
+UNWINNABLE = [915, 1445, 2257, 2693, 2703, 3319, 3660, 4416, 6848, 7807]
+
+
+def test_proofs_after_probes_stay_proofs():
+    """With the rule (with the cache and without it), each deal the search without the rule
+    proves unwinnable is proved unwinnable again or left unknown, never won."""
+    game = find_game("pysol-glencoe")
+    proved = 0
+    for number in UNWINNABLE:
+        deal = deal_from_number(game, number)
+        off = run(game, deal, max_nodes=1_000_000, prune=DEFAULT_RULES & ~RANDOM, line=False)
+        if off.verdict is not Verdict.UNWINNABLE:
+            continue
+        proved += 1
+        for rules in (DEFAULT_RULES, DEFAULT_RULES & ~CACHE):
+            on = run(game, deal, max_nodes=1_000_000, prune=rules, line=False)
+            assert on.verdict is not Verdict.WINNABLE, (number, rules)
+    assert proved >= 8, proved
+
+
+#: PySol Glencoe deals that took over a second at 2 s before the rule and that a random line
+#: wins in its first rounds (bench-20261207-024614: 725 1.52 s, 730 1.41 s, 8520 1.65 s).
+RANDOM_WINS = [725, 730, 8520]
+
+
+def test_random_lines_win_and_their_lines_replay():
+    """On these deals the step that wins is a random one; the line (the random moves, then
+    the end game's search) replays to a win, and the search without the rule takes more
+    nodes."""
+    game = find_game("pysol-glencoe")
+    for number in RANDOM_WINS:
+        deal = deal_from_number(game, number)
+        core = core_game(game, deal)
+        status, nodes, steps = core.search_steps(5_000_000, 0.0, 1 << 30, DEFAULT_RULES)
+        assert status == "win" and steps[-1]["kind"] == "random", (number, steps[-1])
+        with_rule = run(game, deal, max_nodes=5_000_000, line=True)
+        assert with_rule.verdict is Verdict.WINNABLE and with_rule.stats.nodes == nodes
+        assert replays_to_a_win(game, deal, with_rule.moves), number
+        without = run(game, deal, max_nodes=5_000_000, prune=DEFAULT_RULES & ~RANDOM,
+                      line=False)
+        assert without.stats.nodes > nodes, (number, without.stats.nodes, nodes)
+
+
+def test_the_search_is_the_same_from_run_to_run():
+    """The choices come from a generator with a fixed seed: two runs, the same nodes, states
+    and line."""
+    game = find_game("pysol-glencoe")
+    for number in (725, 222):
+        core = core_game(game, deal_from_number(game, number))
+        first = core.search(600_000, 0.0, 1 << 28, DEFAULT_RULES)
+        again = core.search(600_000, 0.0, 1 << 28, DEFAULT_RULES)
+        assert first[:4] == again[:4], number
+
+
+def random_budgets_follow_the_schedule(steps):
+    """Check a log against the schedule of random lines: in each round they come first, with
+    four times a probe's budget of the round at most, and from round 1 on at most four times
+    the nodes the probes of the round before took (none where those took none). Returns the
+    random steps."""
+    rounds = {}
+    for s in steps[1:]:
+        if s["kind"] != "final":
+            rounds.setdefault(s["round"], []).append(s)
+    randoms = []
+    for k, work in sorted(rounds.items()):
+        mine = [s for s in work if s["kind"] == "random"]
+        assert mine == work[:len(mine)] and len(mine) <= 1, (k, work[:2])
+        cap = PROBE_NODES << (k + RANDOM_SHIFT)
+        if k > 0:
+            cap = min(cap, RANDOM_RATIO * sum(s["nodes"] for s in rounds[k - 1]
+                                              if s["kind"] == "probe"))
+        for s in mine:
+            assert 0 < s["budget"] <= cap, (k, s, cap)
+        if not mine:
+            assert cap == 0 or k == max(rounds), (k, cap)
+        randoms += mine
+    return randoms
+
+
+def test_random_lines_open_the_rounds():
+    """On a deal that runs through several rounds (PySol Glencoe 222, never decided at 60 s):
+    the random lines open each round within their budget, the first with four times a probe's
+    budget; the other games' logs hold no random step."""
+    game = find_game("pysol-glencoe")
+    core = core_game(game, deal_from_number(game, 222))
+    _, _, steps = core.search_steps(3_000_000, 0.0, 1 << 30, DEFAULT_RULES)
+    randoms = random_budgets_follow_the_schedule(steps)
+    assert len(randoms) >= 3 and randoms[0]["budget"] == PROBE_NODES << RANDOM_SHIFT, randoms
+    for game_id, number in (("glencoe", 184), ("banner", 123)):
+        other = core_game(find_game(game_id), deal_from_number(find_game(game_id), number))
+        _, _, steps = other.search_steps(1_000_000, 0.0, 1 << 28, DEFAULT_RULES)
+        assert len(steps) > 2 and all(s["kind"] != "random" for s in steps), game_id
+
+
+def test_few_random_lines_where_the_probes_take_little():
+    """PySol Intrigue 10722 (unwinnable): its probes take a few hundred nodes each, so after
+    round 0 the random lines take little, and the search proves the deal lost in fewer than
+    three times the nodes it takes without the rule."""
+    game = find_game("pysol-intrigue")
+    core = core_game(game, deal_from_number(game, 10722))
+    status, nodes, steps = core.search_steps(0, 0.0, 1 << 30, DEFAULT_RULES)
+    assert status == "no_win"
+    randoms = random_budgets_follow_the_schedule(steps)
+    assert all(s["nodes"] < 20_000 for s in randoms[1:]), randoms
+    _, without, _ = core.search_steps(0, 0.0, 1 << 30, DEFAULT_RULES & ~RANDOM)
+    assert nodes < 3 * without, (nodes, without)
+
+
+def test_the_other_games_search_the_same_with_or_without_the_rule():
+    probed = sum(same_search(find_game(game_id), range(1, 13), DEFAULT_RULES,
+                             DEFAULT_RULES & ~RANDOM)
+                 for game_id in ("glencoe", "intrigue", "banner", "forget-me-not"))
+    assert probed >= 3, probed
