@@ -140,17 +140,18 @@ static int random_lines(const GameOps *ops, const void *deal, const void *start,
     StateBuf cur, next;
     MoveCode moves[MAX_MOVES];
     while (out->nodes - before < budget) {
-        if ((lines++ & 15) == 0) {
+        if ((lines & 15) == 0) {
             if (lim->max_seconds > 0 && search_clock() - t0 > lim->max_seconds) {
                 status = SEARCH_LIMIT_TIME;
                 break;
             }
             if ((lim->stop && __atomic_load_n(lim->stop, __ATOMIC_RELAXED)) ||
-                (lim->poll && lim->poll(lim->poll_ctx))) {
+                ((lines & 255) == 0 && lim->poll && lim->poll(lim->poll_ctx))) {
                 status = SEARCH_INTERRUPTED;
                 break;
             }
         }
+        lines++;
         if (stale >= RANDOM_STALE) break;
         stale++;
         memcpy(&cur, start, ops->state_size);
@@ -170,7 +171,7 @@ static int random_lines(const GameOps *ops, const void *deal, const void *start,
                 line_cap *= 2;
             }
             line[len++] = moves[i];
-            out->nodes++;
+            if (++out->nodes - before >= budget) break;      /* the budget is spent */
         }
         if (won) {
             out->path = line;

@@ -13,7 +13,7 @@ probes took), and the other games search node for node as without the rule.
 """
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from solver.core import DEFAULT_RULES, PRUNING_RULES, core_game, run
 from solver.deals import deal_from_number
@@ -181,3 +181,17 @@ def test_the_other_games_search_the_same_with_or_without_the_rule():
                              DEFAULT_RULES & ~RANDOM)
                  for game_id in ("glencoe", "intrigue", "banner", "forget-me-not"))
     assert probed >= 3, probed
+
+
+@settings(max_examples=20, deadline=None)
+@given(game_id=st.sampled_from(PYSOL), number=st.integers(1, 10 ** 6),
+       max_nodes=st.integers(1001, 400_000))
+@example(game_id="pysol-glencoe", number=222, max_nodes=1010)   # a line longer than the budget
+def test_the_node_limit_holds(game_id, number, max_nodes):
+    """A random step stops at its budget, mid-line if need be: however small the node limit,
+    the search never takes more nodes than it allows (the final search gets what is left)."""
+    core = core_game(find_game(game_id), deal_from_number(find_game(game_id), number))
+    status, _, nodes = core.search(max_nodes, 0.0, 1 << 27, DEFAULT_RULES)[:3]
+    assert nodes <= max_nodes, (status, nodes)
+    if status == "nodes":
+        assert nodes == max_nodes
