@@ -6,11 +6,20 @@ from solver.core import core_game, run
 from solver.deals import deal_from_number
 from solver.games import find_game
 from solver.result import Verdict
+from solver.rules import initial_position
 
 from test_core import salic_core_order
 
 #: The rank each rank is laid on in its chain (6 7 8 9 10 J, 5 4 3 2 A K), by rank index.
 RANK_BELOW = {6: 5, 7: 6, 8: 7, 9: 8, 10: 9, 3: 4, 2: 3, 1: 2, 0: 1, 12: 0}
+
+
+def replays_to_a_win(game, deal, moves) -> bool:
+    """The line, played through the pure-Python reference rules, ends in a won position."""
+    pos = initial_position(game, deal)
+    for move in moves:
+        pos = pos.apply(move)
+    return pos.is_won()
 
 
 def with_and_without(game, numbers, with_rules: int, without_rules: int, max_nodes: int):

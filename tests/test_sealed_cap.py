@@ -19,21 +19,12 @@ from solver.core import DEFAULT_RULES, PRUNING_RULES, core_game, run
 from solver.deals import deal_from_number
 from solver.games import find_game
 from solver.result import Verdict
-from solver.rules import initial_position
 
-from rule_helpers import decided_and_changed, same_search
+from rule_helpers import decided_and_changed, replays_to_a_win, same_search
 
 CAP = PRUNING_RULES["sealed-cap"]
 CACHE = PRUNING_RULES["dead-cache"]
 FAMILY = ["banner", "devils-solitaire", "forget-me-not", "clover"]
-
-
-def replays_to_a_win(game, deal, moves) -> bool:
-    """The line, played through the pure-Python reference rules, ends in a won position."""
-    pos = initial_position(game, deal)
-    for move in moves:
-        pos = pos.apply(move)
-    return pos.is_won()
 
 
 def test_the_rule_is_a_default_rule():
