@@ -22,6 +22,17 @@ def replays_to_a_win(game, deal, moves) -> bool:
     return pos.is_won()
 
 
+def agreeing_results(game_id, number, rule_sets, max_nodes: int = 150_000):
+    """Search deal ``number`` under each rule set (with the line) and check that the verdicts
+    agree wherever decided. Returns (game, deal, results)."""
+    game = find_game(game_id)
+    deal = deal_from_number(game, number)
+    results = [run(game, deal, max_nodes=max_nodes, prune=rules, line=True) for rules in rule_sets]
+    verdicts = {r.verdict for r in results} - {Verdict.UNKNOWN}
+    assert len(verdicts) <= 1, (game_id, number, [r.verdict for r in results])
+    return game, deal, results
+
+
 def with_and_without(game, numbers, with_rules: int, without_rules: int, max_nodes: int):
     """Search each deal of ``numbers`` under both rule sets (no line) and check that the
     verdicts agree wherever both are decided. Returns (decided, nodes): how many deals both

@@ -20,7 +20,7 @@ from solver.deals import deal_from_number
 from solver.games import find_game
 from solver.result import Verdict
 
-from rule_helpers import decided_and_changed, replays_to_a_win, same_search
+from rule_helpers import agreeing_results, decided_and_changed, replays_to_a_win, same_search
 
 CAP = PRUNING_RULES["sealed-cap"]
 CACHE = PRUNING_RULES["dead-cache"]
@@ -44,12 +44,8 @@ def test_the_rule_keeps_the_verdicts_and_changes_the_search():
 def test_random_deals_get_the_same_verdict_with_and_without_the_rule(game_id, number):
     """On random deals, the rule with the cache, the rule without the cache and neither: the
     same verdict wherever two decide; a win found with the rule replays to a win."""
-    game = find_game(game_id)
-    deal = deal_from_number(game, number)
-    results = [run(game, deal, max_nodes=150_000, prune=rules, line=True)
-               for rules in (DEFAULT_RULES, DEFAULT_RULES & ~CACHE, DEFAULT_RULES & ~CAP)]
-    verdicts = {r.verdict for r in results} - {Verdict.UNKNOWN}
-    assert len(verdicts) <= 1, (game_id, number, [r.verdict for r in results])
+    game, deal, results = agreeing_results(
+        game_id, number, (DEFAULT_RULES, DEFAULT_RULES & ~CACHE, DEFAULT_RULES & ~CAP))
     won = results[0]
     if won.verdict is Verdict.WINNABLE:
         assert replays_to_a_win(game, deal, won.moves), (game_id, number)
