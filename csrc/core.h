@@ -73,7 +73,10 @@ enum {
     PRUNE_RANDOM_LINES = 262144, /* an order of work only, no cut: before each round of probes,
                                     lines chosen at random up to the sealed part, each of whose
                                     subtrees is searched whole (GameOps.random_lines) */
-    PRUNE_ALL = 0x7ffff
+    PRUNE_GUIDED_LINES = 524288, /* an order of work only, with random-lines: most random lines
+                                    go on from a point of the line whose end game came nearest
+                                    to a way out (the game's root_score) */
+    PRUNE_ALL = 0xfffff
 };
 
 /* The start of every search's scratch (GameOps.is_dead): set by search.c, read by the game. */
@@ -91,6 +94,11 @@ typedef struct {
     int random_root;        /* 1 in the search of a random line's sealed subtree
                                (PRUNE_RANDOM_LINES): the game runs its whole dead-end test at
                                the start, however early in the search */
+    int root_score;         /* PRUNE_GUIDED_LINES: set by the game's dead-end test at a random
+                               line's sealed root, how near that root came to a way out (the
+                               greater the nearer); -1: not known (search.c sets it so) */
+    int walk_left;          /* the game's (Salic): at a random line's root, the fewest cards
+                               left at a point of its last whole walk; -1 where none ran */
 } ScratchHead;
 
 /* Search state: big enough for either family's state. */

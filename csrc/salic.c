@@ -996,7 +996,8 @@ static int witness_replay(const Grid *g, Witness *w, uint64_t *steps) {
 static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget, uint8_t *seen,
                                                      SeenSet *set, const RoomMemo *memo,
                                                      ScratchHead *clock, Witness *wit,
-                                                     const int hashed) {
+                                                     int *least, const int hashed,
+                                                     const int track) {
     uint8_t todo[SALIC_CARDS + 1];       /* the piles each depth has still to take from */
     uint8_t step[SALIC_CARDS + 1];       /* the pile each depth took its card from (wit) */
     GridPoint saved[SALIC_CARDS + 1];   /* the closed point at each depth */
@@ -1008,13 +1009,17 @@ static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget
     if (TIGHT_STEPS && grid_eval(g, &pt, &fr) == SALIC_QUEENS - pt.nonempty)
         pt.tight = (uint16_t)grid_tight(g, &pt);
     SEEN_ADD(pt.at);
+    int low = pt.left;          /* track: the fewest cards left at a point reached (*least) */
     uint8_t sig[SIG_MAX];
     uint64_t h;
     if (memo && pt.left < g->pt.left) {     /* the closed origin, where closing took cards */
         int n = point_signature(g, &pt, -1, sig);
         if (n > 0) {
             const MemoEntry *e = memo_find(memo, sig, n, &h);
-            if (e && e->dead) return 0;
+            if (e && e->dead) {
+                if (track) *least = low;
+                return 0;
+            }
         }
     }
     /* The budget is checked against stop: 0 without a clock, as a plain budget, else the
@@ -1048,6 +1053,7 @@ static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget
                 SEEN_NEW(pt.at, fresh);
                 if (raw != pt.at) SEEN_ADD(raw);   /* closing took cards */
                 if (fresh) {
+                    if (track && pt.left < low) low = pt.left;
                     pt.tight = 0;     /* where closing took cards, need is not at hand: none */
                     if (TIGHT_STEPS && raw == pt.at && need == SALIC_QUEENS - pt.nonempty)
                         pt.tight = (uint16_t)grid_tight(g, &pt);
@@ -1066,7 +1072,10 @@ static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget
                 int n = point_signature(g, &saved[depth], -1, sig);
                 if (n > 0) memo_put(memo, signature_hash(sig, n), sig, n, 1, 0);
             }
-            if (depth == 0) return 0;
+            if (depth == 0) {
+                if (track) *least = low;
+                return 0;
+            }
             depth--;
         }
         pt = saved[depth];
@@ -1090,15 +1099,21 @@ static int grid_walk(const Grid *g, uint64_t points, int *budget, uint8_t *seen,
     /* The budget and the grid in locals of their own: as far as the compiler knows, *budget
      * and *g might be any byte the walk writes to seen, and would be read again after each.
      * (The copy is about a kilobyte a walk.) */
-    int left = *budget, r;
+    int left = *budget, r, least = g->pt.left;
+    /* PRUNE_GUIDED_LINES: the fewest cards left, only at a random line's root (its own copies
+     * of the walk, so that the others do not pay for it). */
+    const int track = clock && clock->random_root;
     Grid own = *g;
     if (set && points > DEEP_GRID) {
         if (seen_begin(set) != 0) return 1;
-        r = walk(&own, &left, seen, set, memo, clock, wit, 1);
+        r = track ? walk(&own, &left, seen, set, memo, clock, wit, &least, 1, 1)
+                  : walk(&own, &left, seen, set, memo, clock, wit, &least, 1, 0);
     } else {
         memset(seen, 0, (size_t)(points + 7) / 8);
-        r = walk(&own, &left, seen, NULL, memo, clock, wit, 0);
+        r = track ? walk(&own, &left, seen, NULL, memo, clock, wit, &least, 0, 1)
+                  : walk(&own, &left, seen, NULL, memo, clock, wit, &least, 0, 0);
     }
+    if (track) clock->walk_left = r ? 0 : least;
     *budget = left;
     return r;
 }
@@ -1308,6 +1323,7 @@ static int grid_test(const Grid *g, uint64_t points, uint64_t *steps, int visits
     if (!WITNESS || visits >= 0) wit = NULL;    /* whole walks only (above) */
     if (first_copy_dead(g)) {
         dead = 1;
+        if (clock) clock->walk_left = g->pt.left;
     } else if (wit && wit->have && witness_replay(g, wit, &added)) {
         dead = 0;
         added += (uint64_t)g->k * 12;
@@ -1668,9 +1684,16 @@ static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void 
         c = &st->near;
         c->offered++;
         c->tested++;
+        st->head.walk_left = -1;
         dead = deep_room_dead(d, s, &c->steps, NEAR_VISITS, stuck_applies(d, s, prune, &st->head),
                               st->seen.max_slots ? &st->seen : NULL, &st->memo,
                               NEAR_VISITS < 0 ? &st->head : NULL, st->wit);
+        /* PRUNE_GUIDED_LINES: at a random line's root, how near its walk came to taking every
+         * card (docs/solver.md, "`guided-lines`"); where no walk ran, not known. */
+        if (st->head.random_root && st->head.root_score == -1) {
+            int left = st->head.walk_left;
+            st->head.root_score = left >= 0 ? (dead ? SALIC_CARDS - left : SALIC_CARDS + 1) : -2;
+        }
         st->head.memo_held = (st->memo.slot ? (st->memo.mask + 1) * sizeof(MemoEntry) : 0) +
                              seen_bytes(&st->seen);
     } else if (deep && st->room.offered > DEEP_AFTER) {

@@ -117,6 +117,9 @@ void search_stop(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELAXED); }
 #define RANDOM_RATIO 4            /* from round 1 on, the random lines take at most this many
                                      times the nodes the probes of the round before took */
 #endif
+#ifndef RANDOM_RESTART
+#define RANDOM_RESTART 2          /* a guided line starts afresh with probability this / 8 */
+#endif
 #ifndef RANDOM_STRAY
 #define RANDOM_STRAY 2            /* a move strays from the first with probability this / 4 */
 #endif
@@ -135,10 +138,19 @@ static int random_lines(const GameOps *ops, const void *deal, const void *start,
     int reduced = (lim->prune & PRUNE_SYMMETRY) != 0;
     uint64_t before = out->nodes, rng = seed | 1, lines = 0;
     int line_cap = 256, status = SEARCH_LIMIT_NODES, stale = 0;
+    /* The line and the states along it (states[i]: before line[i]), and the same of the
+     * nearest root so far (best_score: its root_score, -1 none yet), all line_cap long. */
     MoveCode *line = malloc((size_t)line_cap * sizeof(MoveCode));
-    if (!line) return SEARCH_LIMIT_MEMORY;
+    MoveCode *best = malloc((size_t)line_cap * sizeof(MoveCode));
+    StateBuf *states = malloc(((size_t)line_cap + 1) * sizeof(StateBuf));
+    StateBuf *best_states = malloc(((size_t)line_cap + 1) * sizeof(StateBuf));
+    int best_len = 0, best_score = -1;
     StateBuf cur, next;
     MoveCode moves[MAX_MOVES];
+    if (!line || !best || !states || !best_states) {
+        status = SEARCH_LIMIT_MEMORY;
+        goto out;
+    }
     while (out->nodes - before < budget) {
         if ((lines & 15) == 0) {
             if (lim->max_seconds > 0 && search_clock() - t0 > lim->max_seconds) {
@@ -154,8 +166,18 @@ static int random_lines(const GameOps *ops, const void *deal, const void *start,
         lines++;
         if (stale >= RANDOM_STALE) break;
         stale++;
-        memcpy(&cur, start, ops->state_size);
         int len = 0, smode, won = 0;
+        /* PRUNE_GUIDED_LINES (docs/solver.md, "`guided-lines`"): most lines go on from a
+         * point of the nearest line so far, chosen at random, and the rest from the start. */
+        if ((lim->prune & PRUNE_GUIDED_LINES) && best_score >= 0 && best_len > 0 &&
+            (int)(rng_next(&rng) & 7) >= RANDOM_RESTART) {
+            len = (int)(rng_next(&rng) % (uint64_t)best_len);
+            memcpy(line, best, (size_t)len * sizeof(MoveCode));
+            memcpy(states, best_states, ((size_t)len + 1) * sizeof(StateBuf));
+        } else {
+            memcpy(&states[0], start, ops->state_size);
+        }
+        memcpy(&cur, &states[len], ops->state_size);
         while ((smode = ops->sealed(deal, &cur)) < 0) {
             if (ops->is_won(deal, &cur)) { won = 1; break; }
             int n = ops->gen_moves(deal, &cur, moves, reduced, lim->prune);
@@ -165,12 +187,20 @@ static int random_lines(const GameOps *ops, const void *deal, const void *start,
             ops->apply(deal, &cur, moves[i], &next);
             memcpy(&cur, &next, ops->state_size);
             if (len == line_cap) {
-                MoveCode *bigger = realloc(line, 2 * (size_t)line_cap * sizeof(MoveCode));
-                if (!bigger) { status = SEARCH_LIMIT_MEMORY; goto out; }
-                line = bigger;
-                line_cap *= 2;
+                size_t cap = 2 * (size_t)line_cap;
+                MoveCode *l2 = realloc(line, cap * sizeof(MoveCode));
+                if (l2) line = l2;
+                MoveCode *b2 = realloc(best, cap * sizeof(MoveCode));
+                if (b2) best = b2;
+                StateBuf *s2 = realloc(states, (cap + 1) * sizeof(StateBuf));
+                if (s2) states = s2;
+                StateBuf *bs2 = realloc(best_states, (cap + 1) * sizeof(StateBuf));
+                if (bs2) best_states = bs2;
+                if (!l2 || !b2 || !s2 || !bs2) { status = SEARCH_LIMIT_MEMORY; goto out; }
+                line_cap = (int)cap;
             }
             line[len++] = moves[i];
+            memcpy(&states[len], &cur, ops->state_size);
             if (++out->nodes - before >= budget) break;      /* the budget is spent */
         }
         if (won) {
@@ -190,6 +220,7 @@ static int random_lines(const GameOps *ops, const void *deal, const void *start,
         stale = 0;
         head->probe_mode = smode;
         head->random_root = 1;
+        head->root_score = -1;
         int st = dfs(ops, deal, &cur, lim, -1, smode, b, t0, scratch, NULL, table, out);
         head->random_root = 0;
         if (st == SEARCH_WIN) {
@@ -203,14 +234,25 @@ static int random_lines(const GameOps *ops, const void *deal, const void *start,
             status = SEARCH_WIN;
             break;
         }
-        if (st == SEARCH_NO_WIN) {
-            if (dead && (lim->prune & PRUNE_DEAD_CACHE)) table_insert(dead, &key);
-            continue;
+        if (st != SEARCH_NO_WIN && st != SEARCH_LIMIT_NODES) { status = st; break; }
+        if (st == SEARCH_NO_WIN && dead && (lim->prune & PRUNE_DEAD_CACHE))
+            table_insert(dead, &key);
+        if (head->root_score >= 0 && head->root_score >= best_score) {   /* the nearest yet */
+            MoveCode *ml = line;
+            line = best;
+            best = ml;
+            StateBuf *ms = states;
+            states = best_states;
+            best_states = ms;
+            best_len = len;
+            best_score = head->root_score;
         }
-        if (st != SEARCH_LIMIT_NODES) { status = st; break; }
     }
 out:
     free(line);
+    free(best);
+    free(states);
+    free(best_states);
     head->probe_mode = -1;
     return status;
 }

@@ -24,7 +24,7 @@ RULE_BITS = {"safe-foundation": PRUNE_SAFE_FOUNDATION, "banner-reach": PRUNE_BAN
              "feed-first": PRUNE_FEED_FIRST, "cell-wait": PRUNE_CELL_WAIT,
              "banner-ahead": PRUNE_BANNER_AHEAD, "lazy-feed": PRUNE_LAZY_FEED,
              "stuck-stock": PRUNE_STUCK_STOCK, "sealed-cap": PRUNE_SEALED_CAP,
-             "random-lines": PRUNE_RANDOM_LINES}
+             "random-lines": PRUNE_RANDOM_LINES, "guided-lines": PRUNE_GUIDED_LINES}
 PROBES = 6      # bounded-discrepancy probes before the exhaustive search
 
 
