@@ -89,21 +89,28 @@ def test_proofs_after_probes_stay_proofs():
 RANDOM_WINS = [725, 730, 8520]
 
 
-def test_random_lines_win_and_their_lines_replay():
-    """On these deals the step that wins is a random one; the line (the random moves, then
-    the end game's search) replays to a win, and the search without the rule takes more
+def won_by_a_random_line(game, number) -> int:
+    """Check that the default rules win PySol Glencoe deal ``number`` in a random step, and that
+    the line (the random moves, then the end game's search) replays to a win; return the
     nodes."""
+    deal = deal_from_number(game, number)
+    status, nodes, steps = core_game(game, deal).search_steps(5_000_000, 0.0, 1 << 30,
+                                                              DEFAULT_RULES)
+    assert status == "win" and steps[-1]["kind"] == "random", (number, steps[-1])
+    with_rule = run(game, deal, max_nodes=5_000_000, line=True)
+    assert with_rule.verdict is Verdict.WINNABLE and with_rule.stats.nodes == nodes
+    assert replays_to_a_win(game, deal, with_rule.moves), number
+    return nodes
+
+
+def test_random_lines_win_and_their_lines_replay():
+    """On these deals the step that wins is a random one; the line replays to a win, and the
+    search without the rule takes more nodes."""
     game = find_game("pysol-glencoe")
     for number in RANDOM_WINS:
-        deal = deal_from_number(game, number)
-        core = core_game(game, deal)
-        status, nodes, steps = core.search_steps(5_000_000, 0.0, 1 << 30, DEFAULT_RULES)
-        assert status == "win" and steps[-1]["kind"] == "random", (number, steps[-1])
-        with_rule = run(game, deal, max_nodes=5_000_000, line=True)
-        assert with_rule.verdict is Verdict.WINNABLE and with_rule.stats.nodes == nodes
-        assert replays_to_a_win(game, deal, with_rule.moves), number
-        without = run(game, deal, max_nodes=5_000_000, prune=DEFAULT_RULES & ~RANDOM,
-                      line=False)
+        nodes = won_by_a_random_line(game, number)
+        without = run(game, deal_from_number(game, number), max_nodes=5_000_000,
+                      prune=DEFAULT_RULES & ~RANDOM, line=False)
         assert without.stats.nodes > nodes, (number, without.stats.nodes, nodes)
 
 
@@ -117,15 +124,10 @@ def test_guided_lines_win_and_their_lines_replay():
     than without them, and the line replays to a win."""
     game = find_game("pysol-glencoe")
     for number in GUIDED_WINS:
-        deal = deal_from_number(game, number)
-        core = core_game(game, deal)
-        status, nodes, steps = core.search_steps(5_000_000, 0.0, 1 << 30, DEFAULT_RULES)
-        assert status == "win" and steps[-1]["kind"] == "random", (number, steps[-1])
+        nodes = won_by_a_random_line(game, number)
+        core = core_game(game, deal_from_number(game, number))
         _, unguided, steps = core.search_steps(5_000_000, 0.0, 1 << 30, DEFAULT_RULES & ~GUIDED)
         assert unguided > 4 * nodes and steps[-1]["kind"] == "random", (number, nodes, unguided)
-        with_rule = run(game, deal, max_nodes=5_000_000, line=True)
-        assert with_rule.verdict is Verdict.WINNABLE and with_rule.stats.nodes == nodes
-        assert replays_to_a_win(game, deal, with_rule.moves), number
 
 
 def test_guided_lines_change_nothing_without_random_lines():
