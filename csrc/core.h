@@ -76,7 +76,10 @@ enum {
     PRUNE_GUIDED_LINES = 524288, /* an order of work only, with random-lines: most random lines
                                     go on from a point of the line whose end game came nearest
                                     to a way out (the game's root_score) */
-    PRUNE_ALL = 0xfffff
+    PRUNE_ROOT_WALK_CAP = 1048576, /* an order of work only, with random-lines: a random line's
+                                    sealed root whose dead-end test runs past a cap is left,
+                                    neither searched nor cached (the game's root_undecided) */
+    PRUNE_ALL = 0x1fffff
 };
 
 /* The start of every search's scratch (GameOps.is_dead): set by search.c, read by the game. */
@@ -99,6 +102,12 @@ typedef struct {
                                greater the nearer); -1: not known (search.c sets it so) */
     int walk_left;          /* the game's (Salic): at a random line's root, the fewest cards
                                left at a point of its last whole walk; -1 where none ran */
+    int root_walk_cap;      /* PRUNE_ROOT_WALK_CAP: SearchLimits.root_walk_cap (0: the game's) */
+    int walk_cap;           /* the game's (Salic, PRUNE_ROOT_WALK_CAP): the steps the walk at a
+                               random line's root may take; 0: no cap */
+    int root_undecided;     /* PRUNE_ROOT_WALK_CAP: set by the game where its test at a random
+                               line's sealed root was cut short by the cap: the root is then
+                               left, neither searched nor cached (search.c sets it to 0) */
 } ScratchHead;
 
 /* Search state: big enough for either family's state. */

@@ -416,6 +416,11 @@ static void make_key(const void *dv, const void *sv, Key *k) {
 #define GRID_VISITS 1000
 #endif
 #define DEEP_GRID (1 << 20)          /* deep-room's grid (below) */
+/* PRUNE_ROOT_WALK_CAP (docs/solver.md, "`root-walk-cap`"): the steps the walk at a random
+ * line's root may take before the root is left. */
+#ifndef ROOT_WALK_CAP
+#define ROOT_WALK_CAP 8000
+#endif
 
 /* The walk keeps ranks by their place in the chains, a slot: 8 * chain + place (6 7 8 9 10 J are
  * slots 0..5, 5 4 3 2 A K slots 8..13), so that the two chains are the two halves of 16 bytes.
@@ -1334,11 +1339,19 @@ static int grid_test(const Grid *g, uint64_t points, uint64_t *steps, int visits
          * suffice (a whole grid's set fills long before INT_MAX steps). */
         uint64_t all = (uint64_t)g->k * points;
         int budget = visits < 0 ? (all < INT_MAX ? (int)all : INT_MAX) : g->k * g->pt.left + visits;
+        /* PRUNE_ROOT_WALK_CAP: at a random line's root, at most walk_cap steps (is_dead). */
+        int capped = visits < 0 && clock && clock->walk_cap > 0 && budget > clock->walk_cap;
+        if (capped) budget = clock->walk_cap;
         int left = budget;
         int points_on = visits < 0 && POINT_DEPTH >= 0 && memo && memo->slot;
         dead = grid_walk(g, points, &left, seen, set, points_on ? memo : NULL, clock, wit) == 0;
         added += (uint64_t)(budget - (left > 0 ? left : 0)) + (uint64_t)g->k * 12;
         if (clock && clock->expired) return 0;     /* cut by the clock: not a result to keep */
+        if (capped && left < 0) {                  /* cut by the cap: neither, and not kept */
+            *steps += added;
+            clock->root_undecided = 1;
+            return 0;
+        }
     }
     *steps += added;
     if (n > 0 && added <= UINT32_MAX) memo_put(memo, h, sig, n, dead, added);
@@ -1423,6 +1436,20 @@ int salic_room_dead(const SalicDeal *d, const SalicState *s, int deep, int whole
     uint8_t seen[GRID_MAX / 8];
     return room_dead(d, s, &ignored, GRID_MAX, whole ? -1 : GRID_VISITS, stock, seen, NULL, NULL,
                      NULL, NULL);
+}
+
+/* Test hook (CorePosition.room_dead with cap): deep-room's whole test as at a random line's root
+ * under root-walk-cap, its walk at most cap steps: 1 dead, 0 alive, -1 cut short by the cap
+ * (where the search leaves the root). */
+int salic_room_capped(const SalicDeal *d, const SalicState *s, int cap) {
+    ScratchHead head = {0};
+    head.walk_cap = cap;
+    SeenSet set = {0};
+    set.max_slots = HOOK_SEEN_SLOTS;
+    uint64_t ignored = 0;
+    int dead = deep_room_dead(d, s, &ignored, -1, 0, &set, NULL, &head, NULL);
+    seen_free(&set);
+    return head.root_undecided ? -1 : dead;
 }
 
 /* Test hook (CorePosition.room_memo_check): the test (as salic_room_dead) run without the room
@@ -1685,9 +1712,21 @@ static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void 
         c->offered++;
         c->tested++;
         st->head.walk_left = -1;
+        /* PRUNE_ROOT_WALK_CAP (docs/solver.md, "`root-walk-cap`"): at a random line's root the
+         * walk stops after ROOT_WALK_CAP steps, and the root is then left (search.c). */
+        st->head.walk_cap = !st->head.random_root || !(prune & PRUNE_ROOT_WALK_CAP) ||
+                            !(prune & PRUNE_RANDOM_LINES) ? 0
+                            : st->head.root_walk_cap > 0 ? st->head.root_walk_cap : ROOT_WALK_CAP;
+        st->head.root_undecided = 0;
         dead = deep_room_dead(d, s, &c->steps, NEAR_VISITS, stuck_applies(d, s, prune, &st->head),
                               st->seen.max_slots ? &st->seen : NULL, &st->memo,
                               NEAR_VISITS < 0 ? &st->head : NULL, st->wit);
+        int cut = st->head.walk_cap > 0 && st->head.root_undecided;
+        st->head.walk_cap = 0;
+        if (cut) {                                 /* left: dfs ends, search.c caches nothing */
+            st->head.root_score = -2;
+            return 1;
+        }
         /* PRUNE_GUIDED_LINES: at a random line's root, how near its walk came to taking every
          * card (docs/solver.md, "`guided-lines`"); where no walk ran, not known. */
         if (st->head.random_root && st->head.root_score == -1) {

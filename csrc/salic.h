@@ -54,6 +54,7 @@ int salic_grid_tight_check(const SalicDeal *d, const SalicState *s, uint64_t see
 /* Test hook: the parking-room test alone (deep: deep-room's grid; whole: the walk never cut
  * short). */
 int salic_room_dead(const SalicDeal *d, const SalicState *s, int deep, int whole, int stock);
+int salic_room_capped(const SalicDeal *d, const SalicState *s, int cap);
 /* Test hook: the same test without the room memo and through one that the calls share (reset:
  * emptied first): -1 where they differ (verdict or steps), else the verdict, plus 2 where the
  * memo had it. */

@@ -221,6 +221,7 @@ static int random_lines(const GameOps *ops, const void *deal, const void *start,
         head->probe_mode = smode;
         head->random_root = 1;
         head->root_score = -1;
+        head->root_undecided = 0;
         int st = dfs(ops, deal, &cur, lim, -1, smode, b, t0, scratch, NULL, table, out);
         head->random_root = 0;
         if (st == SEARCH_WIN) {
@@ -235,8 +236,11 @@ static int random_lines(const GameOps *ops, const void *deal, const void *start,
             break;
         }
         if (st != SEARCH_NO_WIN && st != SEARCH_LIMIT_NODES) { status = st; break; }
-        if (st == SEARCH_NO_WIN && dead && (lim->prune & PRUNE_DEAD_CACHE))
+        /* PRUNE_ROOT_WALK_CAP: a root left by its capped test was not searched: not cached. */
+        if (st == SEARCH_NO_WIN && dead && (lim->prune & PRUNE_DEAD_CACHE) &&
+            !head->root_undecided)
             table_insert(dead, &key);
+        head->root_undecided = 0;
         if (head->root_score >= 0 && head->root_score >= best_score) {   /* the nearest yet */
             MoveCode *ml = line;
             line = best;
@@ -293,6 +297,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     run_lim.max_bytes -= memo_bytes;
     head->memo_bytes = memo_bytes;
     head->shared = lim->pool != NULL;
+    head->root_walk_cap = lim->root_walk_cap;
     lim = &run_lim;
     /* One table for all the searches of the deal, each starting with it emptied (dfs). */
     Table table;

@@ -32,6 +32,8 @@ typedef struct SearchLimits {
     MemPool *pool;               /* NULL, or memory the tables share with another search */
     int plain;                   /* PLAIN_* flags: the same search, node for node, made the plain
                                     way (for the tests that hold the two to each other) */
+    int root_walk_cap;           /* PRUNE_ROOT_WALK_CAP's cap (Salic: walk steps), for the tests;
+                                    0: the game's own (ROOT_WALK_CAP) */
 } SearchLimits;
 
 /* SearchLimits.plain (dfs.h): search.c's generic search even where the game has its own

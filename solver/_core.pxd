@@ -26,7 +26,7 @@ cdef extern from "core.h":
     unsigned PRUNE_PARKING_ROOM, PRUNE_DEAD_CACHE, PRUNE_LAZY_PLAYS, PRUNE_DEEP_ROOM
     unsigned PRUNE_DEAL_CACHE, PRUNE_LAZY_ORDER, PRUNE_FEED_FIRST, PRUNE_CELL_WAIT
     unsigned PRUNE_BANNER_AHEAD, PRUNE_LAZY_FEED, PRUNE_STUCK_STOCK, PRUNE_SEALED_CAP
-    unsigned PRUNE_RANDOM_LINES, PRUNE_GUIDED_LINES
+    unsigned PRUNE_RANDOM_LINES, PRUNE_GUIDED_LINES, PRUNE_ROOT_WALK_CAP
 
 cdef extern from "table.h":
     ctypedef struct MemPool:
@@ -65,6 +65,7 @@ cdef extern from "search.h":
         int *stop
         MemPool *pool
         int plain
+        int root_walk_cap
     ctypedef struct SearchStep:
         uint64_t budget
         uint64_t nodes
@@ -112,6 +113,7 @@ cdef extern from "salic.h":
                                int stock) nogil
     int salic_room_dead(const SalicDeal *d, const SalicState *s, int deep, int whole,
                         int stock) nogil
+    int salic_room_capped(const SalicDeal *d, const SalicState *s, int cap) nogil
     int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int whole,
                               int reset, int stock) nogil
     int salic_room_witness_check(const SalicDeal *d, const SalicState *s, int reset,

@@ -24,7 +24,8 @@ RULE_BITS = {"safe-foundation": PRUNE_SAFE_FOUNDATION, "banner-reach": PRUNE_BAN
              "feed-first": PRUNE_FEED_FIRST, "cell-wait": PRUNE_CELL_WAIT,
              "banner-ahead": PRUNE_BANNER_AHEAD, "lazy-feed": PRUNE_LAZY_FEED,
              "stuck-stock": PRUNE_STUCK_STOCK, "sealed-cap": PRUNE_SEALED_CAP,
-             "random-lines": PRUNE_RANDOM_LINES, "guided-lines": PRUNE_GUIDED_LINES}
+             "random-lines": PRUNE_RANDOM_LINES, "guided-lines": PRUNE_GUIDED_LINES,
+             "root-walk-cap": PRUNE_ROOT_WALK_CAP}
 PROBES = 6      # bounded-discrepancy probes before the exhaustive search
 
 
@@ -51,6 +52,7 @@ cdef SearchLimits _limits(uint64_t max_nodes, double max_seconds, size_t max_byt
     lim.stop = NULL
     lim.pool = NULL
     lim.plain = 0
+    lim.root_walk_cap = 0
     return lim
 
 
@@ -145,7 +147,7 @@ cdef class CoreGame:
 
     def search(self, uint64_t max_nodes=0, double max_seconds=0.0, size_t max_bytes=1 << 30,
                unsigned prune=PRUNE_ALL, CorePosition start=None, int probes=PROBES,
-               SharedSearch shared=None, int plain=0):
+               SharedSearch shared=None, int plain=0, int root_walk_cap=0):
         """Run the search from the deal's start (or from ``start``, a position of this deal);
         returns (status, path, nodes, states, table_bytes, peak_bytes, seconds, final_start),
         where final_start is the second at which the final exhaustive search began, the one
@@ -154,9 +156,12 @@ cdef class CoreGame:
         deal runs beside this one (in another thread); the tables share shared's memory as well
         as max_bytes, and the search ends "interrupted" once shared is stopped (the caller
         stops it where a verdict settles the deal: solver.api).  plain: PLAIN_GENERIC_DFS and
-        PLAIN_NO_PREFETCH make the same search the plain way (csrc/dfs.h), for the tests."""
+        PLAIN_NO_PREFETCH make the same search the plain way (csrc/dfs.h), for the tests.
+        root_walk_cap > 0: root-walk-cap's cap in walk steps instead of the game's, for the
+        tests."""
         cdef SearchLimits lim = _limits(max_nodes, max_seconds, max_bytes, prune, probes)
         lim.plain = plain
+        lim.root_walk_cap = root_walk_cap
         if shared is not None:
             lim.stop = &shared.shared.stop
             lim.pool = &shared.shared.pool
@@ -180,13 +185,14 @@ cdef class CoreGame:
                 res.peak_bytes, res.seconds, res.final_start)
 
     def search_steps(self, uint64_t max_nodes=0, double max_seconds=0.0, size_t max_bytes=1 << 30,
-                     unsigned prune=PRUNE_ALL, int plain=0):
+                     unsigned prune=PRUNE_ALL, int plain=0, int root_walk_cap=0):
         """Run the search from the deal's start and return (status, nodes, steps): steps lists
         every search of the run in order (csrc/search.h, SearchStep), each a dict with kind
         ("first", "probe", "whole", "final" or "random"), round, mode, twin (the rule set: 0 the rules
         asked for, i the i-th twin), max_disc (-1: exhaustive), budget, nodes and status."""
         cdef SearchLimits lim = _limits(max_nodes, max_seconds, max_bytes, prune, PROBES)
         lim.plain = plain
+        lim.root_walk_cap = root_walk_cap
         cdef SearchResult *res = <SearchResult *>malloc(sizeof(SearchResult))
         cdef int i
         if res == NULL:
@@ -341,13 +347,19 @@ cdef class CorePosition:
         return salic_grid_tight_check(<SalicDeal *>self.game.deal, <SalicState *>&self.state,
                                       seed, stock)
 
-    def room_dead(self, bint deep=True, bint whole=False, bint stock=False):
+    def room_dead(self, bint deep=True, bint whole=False, bint stock=False, int cap=0):
         """Salic family, for the tests: the parking-room test alone (deep: with deep-room's
         larger grid), its walk cut short by the step budget the search gives it or (whole)
         never, as in deep-room near the end of the stock; stock: with stuck-stock's piles of
-        stock cards, where it applies (a PySol profile, the stock not empty)."""
+        stock cards, where it applies (a PySol profile, the stock not empty).  cap > 0: the
+        whole deep test as at a random line's root under root-walk-cap, its walk at most cap
+        steps (no stock piles): None where the cap cut it short."""
         if self.game.family != "salic":
             raise ValueError("room_dead is for the Salic family")
+        cdef int rc
+        if cap > 0:
+            rc = salic_room_capped(<SalicDeal *>self.game.deal, <SalicState *>&self.state, cap)
+            return None if rc < 0 else bool(rc)
         return bool(salic_room_dead(<SalicDeal *>self.game.deal, <SalicState *>&self.state, deep,
                                     whole, stock))
 

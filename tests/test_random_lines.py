@@ -14,50 +14,65 @@ probes took), and the other games search node for node as without the rule.
 The guided-lines rule (docs/solver.md, "`guided-lines`") changes only where random lines
 start: most go on from a point of the line whose end game came nearest to a way out. The same
 tests hold with it and without it, and on deals it speeds up its wins replay.
+
+The root-walk-cap rule (docs/solver.md, "`root-walk-cap`") leaves a random line's end game
+whose room walk at the root runs past a cap: neither searched nor cached. The same tests hold
+with it and without it; the capped walk, where it ends, gives the whole walk's verdict.
 """
 from __future__ import annotations
 
+import random
+from collections import Counter
+
 from hypothesis import example, given, settings, strategies as st
 
-from solver.core import DEFAULT_RULES, PRUNING_RULES, core_game, run
+from solver import _core
+from solver.core import DEFAULT_RULES, PRUNING_RULES, core_game, run, to_notation
 from solver.deals import deal_from_number
 from solver.games import find_game
 from solver.result import Verdict
 
 from rule_helpers import agreeing_results, decided_and_changed, replays_to_a_win, same_search
+from test_pruning import endgame_walks
 
 RANDOM = PRUNING_RULES["random-lines"]
 GUIDED = PRUNING_RULES["guided-lines"]
+ROOT_CAP = PRUNING_RULES["root-walk-cap"]
+ROOT_WALK_CAP = 8000            # csrc/salic.c
 CACHE = PRUNING_RULES["dead-cache"]
 PYSOL = ["pysol-glencoe", "pysol-laggard-lady", "pysol-intrigue"]
 PROBE_NODES, RANDOM_SHIFT, RANDOM_RATIO = 20000, 2, 4
 
 
 def test_the_rule_is_a_default_rule():
-    assert DEFAULT_RULES & RANDOM and DEFAULT_RULES & GUIDED
+    assert DEFAULT_RULES & RANDOM and DEFAULT_RULES & GUIDED and DEFAULT_RULES & ROOT_CAP
 
 
 def test_the_rule_keeps_the_verdicts_and_changes_the_search():
     """Deals 1..150 of the three PySol profiles at 200,000 nodes, with and without the rule (and
-    with it, unguided): the same verdicts wherever both decide, and other node counts on the
-    deals past the first short search."""
+    with it, unguided; and with it, the root walks uncapped): the same verdicts wherever both
+    decide, and other node counts on the deals past the first short search."""
     decided, changed = decided_and_changed(PYSOL, range(1, 151), DEFAULT_RULES,
                                            DEFAULT_RULES & ~RANDOM)
     assert decided >= 400 and changed >= 5, (decided, changed)
     decided, changed = decided_and_changed(PYSOL, range(1, 151), DEFAULT_RULES,
                                            DEFAULT_RULES & ~GUIDED)
     assert decided >= 400 and changed >= 5, (decided, changed)
+    decided, changed = decided_and_changed(PYSOL, range(1, 151), DEFAULT_RULES,
+                                           DEFAULT_RULES & ~ROOT_CAP)
+    assert decided >= 400 and changed >= 3, (decided, changed)
 
 
 @settings(max_examples=25, deadline=None)
 @given(game_id=st.sampled_from(PYSOL), number=st.integers(1, 10 ** 6))
 def test_random_deals_get_the_same_verdict_with_and_without_the_rule(game_id, number):
-    """On random deals: the rule, the rule without the cache, the rule unguided, and neither:
-    the same verdict wherever two decide; a win found with the rule replays to a win."""
+    """On random deals: the rule, the rule without the cache, the rule unguided, the rule with
+    its root walks uncapped, and neither: the same verdict wherever two decide; a win found
+    with the rule replays to a win."""
     game, deal, results = agreeing_results(
         game_id, number, (DEFAULT_RULES, DEFAULT_RULES & ~CACHE, DEFAULT_RULES & ~GUIDED,
-                          DEFAULT_RULES & ~RANDOM))
-    for r in results[:3]:
+                          DEFAULT_RULES & ~ROOT_CAP, DEFAULT_RULES & ~RANDOM))
+    for r in results[:4]:
         if r.verdict is Verdict.WINNABLE:
             assert replays_to_a_win(game, deal, r.moves), (game_id, number)
 
@@ -78,7 +93,8 @@ def test_proofs_after_probes_stay_proofs():
         if off.verdict is not Verdict.UNWINNABLE:
             continue
         proved += 1
-        for rules in (DEFAULT_RULES, DEFAULT_RULES & ~CACHE, DEFAULT_RULES & ~GUIDED):
+        for rules in (DEFAULT_RULES, DEFAULT_RULES & ~CACHE, DEFAULT_RULES & ~GUIDED,
+                      DEFAULT_RULES & ~ROOT_CAP):
             on = run(game, deal, max_nodes=1_000_000, prune=rules, line=False)
             assert on.verdict is not Verdict.WINNABLE, (number, rules)
     assert proved >= 8, proved
@@ -89,15 +105,13 @@ def test_proofs_after_probes_stay_proofs():
 RANDOM_WINS = [725, 730, 8520]
 
 
-def won_by_a_random_line(game, number) -> int:
-    """Check that the default rules win PySol Glencoe deal ``number`` in a random step, and that
-    the line (the random moves, then the end game's search) replays to a win; return the
-    nodes."""
+def won_by_a_random_line(game, number, rules=DEFAULT_RULES) -> int:
+    """Check that ``rules`` win PySol Glencoe deal ``number`` in a random step, and that the
+    line (the random moves, then the end game's search) replays to a win; return the nodes."""
     deal = deal_from_number(game, number)
-    status, nodes, steps = core_game(game, deal).search_steps(5_000_000, 0.0, 1 << 30,
-                                                              DEFAULT_RULES)
+    status, nodes, steps = core_game(game, deal).search_steps(5_000_000, 0.0, 1 << 30, rules)
     assert status == "win" and steps[-1]["kind"] == "random", (number, steps[-1])
-    with_rule = run(game, deal, max_nodes=5_000_000, line=True)
+    with_rule = run(game, deal, max_nodes=5_000_000, prune=rules, line=True)
     assert with_rule.verdict is Verdict.WINNABLE and with_rule.stats.nodes == nodes
     assert replays_to_a_win(game, deal, with_rule.moves), number
     return nodes
@@ -114,8 +128,10 @@ def test_random_lines_win_and_their_lines_replay():
         assert without.stats.nodes > nodes, (number, without.stats.nodes, nodes)
 
 
-#: PySol Glencoe deals a guided random line wins in far fewer nodes than the unguided ones do
-#: (792: 2,457 against 255,754; 1380: 2,471 against 627,661; 5492: 66,633 against 1,191,667).
+#: PySol Glencoe deals a guided random line wins in far fewer nodes than the unguided ones do,
+#: the root walks uncapped (792: 2,457 against 255,754; 1380: 2,471 against 627,661; 5492:
+#: 66,633 against 1,191,667). root-walk-cap changes which lines are drawn (a root left draws
+#: no end game), and its measure is time, not nodes: it is off here.
 GUIDED_WINS = [792, 1380, 5492]
 
 
@@ -123,18 +139,103 @@ def test_guided_lines_win_and_their_lines_replay():
     """On these deals the step that wins is a random one, with guided lines in fewer nodes
     than without them, and the line replays to a win."""
     game = find_game("pysol-glencoe")
+    uncapped = DEFAULT_RULES & ~ROOT_CAP
     for number in GUIDED_WINS:
-        nodes = won_by_a_random_line(game, number)
+        nodes = won_by_a_random_line(game, number, uncapped)
         core = core_game(game, deal_from_number(game, number))
-        _, unguided, steps = core.search_steps(5_000_000, 0.0, 1 << 30, DEFAULT_RULES & ~GUIDED)
+        _, unguided, steps = core.search_steps(5_000_000, 0.0, 1 << 30, uncapped & ~GUIDED)
         assert unguided > 4 * nodes and steps[-1]["kind"] == "random", (number, nodes, unguided)
 
 
-def test_guided_lines_change_nothing_without_random_lines():
-    """The guided-lines bit alone: node for node the search without either."""
+def test_guided_lines_and_the_cap_change_nothing_without_random_lines():
+    """The guided-lines and root-walk-cap bits without random-lines: node for node the search
+    without any of the three."""
     probed = sum(same_search(find_game(game_id), range(1, 9), DEFAULT_RULES & ~RANDOM,
-                             DEFAULT_RULES & ~RANDOM & ~GUIDED) for game_id in PYSOL)
+                             DEFAULT_RULES & ~RANDOM & ~GUIDED & ~ROOT_CAP) for game_id in PYSOL)
     assert probed >= 3, probed
+
+
+@settings(max_examples=12, deadline=None)
+@given(game_id=st.sampled_from(PYSOL), seed=st.integers(0, 2 ** 32))
+def test_a_capped_root_walk_is_cut_short_or_right(game_id, seed):
+    """root-walk-cap's test at end games of random deals (every legal move allowed on the
+    way): with a cap of c steps, the whole test's verdict or None (cut short), never the other
+    verdict; with the cap far above any walk's steps, the verdict itself; a smaller cap cuts
+    short whatever a larger one does."""
+    game = find_game(game_id)
+    tally = Counter()
+    for _, _, pos in endgame_walks(game, random.Random(seed), deals=2):
+        whole = pos.room_dead(deep=True, whole=True)
+        assert pos.room_dead(deep=True, whole=True, cap=1 << 30) is whole
+        cut = False
+        for cap in (ROOT_WALK_CAP, 500, 20):
+            capped = pos.room_dead(deep=True, whole=True, cap=cap)
+            assert capped is None or capped is whole, (game_id, seed, cap, capped, whole)
+            assert not (cut and capped is not None), (game_id, seed, cap)
+            cut = capped is None
+            tally[cap, capped] += 1
+    assert sum(tally.values()) >= 3, tally
+
+
+def test_a_tiny_cap_leaves_most_roots_and_no_win_is_lost():
+    """With a cap of 20 steps (CoreGame.search's root_walk_cap, for the tests) nearly every
+    random line's root is left unsearched. Those roots must go neither into the cache nor into
+    any later test's verdict: the deals above, all winnable, are won or left undecided, never
+    proved lost, and a win replays."""
+    game = find_game("pysol-glencoe")
+    for number in RANDOM_WINS + GUIDED_WINS:
+        deal = deal_from_number(game, number)
+        core = core_game(game, deal)
+        status, path, nodes = core.search(1_500_000, 0.0, 1 << 30, DEFAULT_RULES,
+                                          root_walk_cap=20)[:3]
+        assert status in ("win", "nodes"), (number, status, nodes)
+        if status == "win":
+            assert replays_to_a_win(game, deal, to_notation(game, deal, path)), number
+
+
+def test_roots_left_stay_out_of_the_cache():
+    """From the positions one to three deals before the end of a winning line (found without
+    random-lines), with a cap of 20 steps: the random lines leave nearly every end game they
+    reach, some of them winning ones; the probes after them still search those and win. (Were
+    the roots left put in the cache as searched whole, these searches would end proving the
+    positions lost.) The lines replay from the deal's start to a win."""
+    game = find_game("pysol-glencoe")
+    for number in (725, 8520, 5492):
+        deal = deal_from_number(game, number)
+        core = core_game(game, deal)
+        status, line = core.search(2_000_000, 0.0, 1 << 29, DEFAULT_RULES & ~RANDOM)[:2]
+        assert status == "win", number
+        deals = [i for i, move in enumerate(line) if move[0] == _core.DEAL]
+        for before in (1, 2, 3):
+            prefix = line[:deals[-before]]
+            start = core.position()
+            for move in prefix:
+                start = start.play(tuple(move))
+            status, path = core.search(400_000, 0.0, 1 << 28, DEFAULT_RULES, start,
+                                       root_walk_cap=20)[:2]
+            assert status == "win", (number, before, status)
+            assert replays_to_a_win(game, deal, to_notation(game, deal, prefix + path))
+
+
+@settings(max_examples=10, deadline=None)
+@given(game_id=st.sampled_from(PYSOL), number=st.integers(1, 10 ** 6))
+def test_random_deals_get_the_same_verdict_with_a_tiny_cap(game_id, number):
+    """On random deals, the rules with a cap of 20 steps and without random-lines: the same
+    verdict wherever both decide."""
+    core = core_game(find_game(game_id), deal_from_number(find_game(game_id), number))
+    tiny = core.search(300_000, 0.0, 1 << 28, DEFAULT_RULES, root_walk_cap=20)[0]
+    off = core.search(300_000, 0.0, 1 << 28, DEFAULT_RULES & ~RANDOM)[0]
+    assert "nodes" in (tiny, off) or tiny == off, (game_id, number, tiny, off)
+
+
+def test_the_cap_cuts_short_some_walks_at_random_roots():
+    """At the end games random walks reach, the cap the search uses cuts some whole walks
+    short (otherwise the rule would change nothing) and lets most end."""
+    tally = Counter()
+    for game_id in PYSOL:
+        for _, _, pos in endgame_walks(find_game(game_id), random.Random(game_id), deals=12):
+            tally[pos.room_dead(deep=True, whole=True, cap=ROOT_WALK_CAP)] += 1
+    assert tally[None] >= 1 and tally[True] + tally[False] > 5 * tally[None], tally
 
 
 def test_the_search_is_the_same_from_run_to_run():
