@@ -217,7 +217,6 @@ static int random_lines(const GameOps *ops, const void *deal, const void *start,
         uint64_t used = out->nodes - before;
         if (used >= budget) break;
         uint64_t b = budget - used < RANDOM_END_NODES ? budget - used : RANDOM_END_NODES;
-        stale = 0;
         head->probe_mode = smode;
         head->random_root = 1;
         head->root_score = -1;
@@ -236,7 +235,12 @@ static int random_lines(const GameOps *ops, const void *deal, const void *start,
             break;
         }
         if (st != SEARCH_NO_WIN && st != SEARCH_LIMIT_NODES) { status = st; break; }
-        /* PRUNE_ROOT_WALK_CAP: a root left by its capped test was not searched: not cached. */
+        /* A line that reached an end game and searched it (or found it dead) is fresh, but for
+         * two kinds, which stay stale: a root left by its capped test (PRUNE_ROOT_WALK_CAP),
+         * and a line of no moves (the start is in the end game, so every line is that one
+         * root: where it is not cached, the cap left it, or the dead-cache is off, the lines,
+         * taking no moves, would draw it for ever). */
+        if (!head->root_undecided && len > 0) stale = 0;
         if (st == SEARCH_NO_WIN && dead && (lim->prune & PRUNE_DEAD_CACHE) &&
             !head->root_undecided)
             table_insert(dead, &key);

@@ -185,21 +185,30 @@ cdef class CoreGame:
                 res.peak_bytes, res.seconds, res.final_start)
 
     def search_steps(self, uint64_t max_nodes=0, double max_seconds=0.0, size_t max_bytes=1 << 30,
-                     unsigned prune=PRUNE_ALL, int plain=0, int root_walk_cap=0):
-        """Run the search from the deal's start and return (status, nodes, steps): steps lists
+                     unsigned prune=PRUNE_ALL, int plain=0, int root_walk_cap=0,
+                     CorePosition start=None):
+        """Run the search from the deal's start (or from ``start``, a position of this deal) and
+        return (status, nodes, steps): steps lists
         every search of the run in order (csrc/search.h, SearchStep), each a dict with kind
         ("first", "probe", "whole", "final" or "random"), round, mode, twin (the rule set: 0 the rules
         asked for, i the i-th twin), max_disc (-1: exhaustive), budget, nodes and status."""
         cdef SearchLimits lim = _limits(max_nodes, max_seconds, max_bytes, prune, PROBES)
         lim.plain = plain
         lim.root_walk_cap = root_walk_cap
+        cdef StateBuf origin
+        if start is None:
+            memcpy(&origin, &self.start, sizeof(StateBuf))
+        else:
+            if start.game is not self:
+                raise ValueError("start is a position of another deal")
+            memcpy(&origin, &start.state, sizeof(StateBuf))
         cdef SearchResult *res = <SearchResult *>malloc(sizeof(SearchResult))
         cdef int i
         if res == NULL:
             raise MemoryError()
         try:
             with nogil:
-                search_run(self.ops, self.deal, &self.start, &lim, res)
+                search_run(self.ops, self.deal, &origin, &lim, res)
             free(res.path)
             kinds = ("first", "probe", "whole", "final", "random")
             steps = [dict(kind=kinds[res.steps[i].kind], round=res.steps[i].round,
