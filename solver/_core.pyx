@@ -116,6 +116,17 @@ cdef class CoreGame:
     cdef const GameOps *ops
     cdef readonly str family
 
+    cdef int _origin(self, CorePosition start, StateBuf *origin) except -1:
+        """The state a search starts from: the deal's start, or ``start`` (a position of this
+        deal)."""
+        if start is None:
+            memcpy(origin, &self.start, sizeof(StateBuf))
+        else:
+            if start.game is not self:
+                raise ValueError("start is a position of another deal")
+            memcpy(origin, &start.state, sizeof(StateBuf))
+        return 0
+
     def __cinit__(self, str family, tuple params, bytes cards):
         cdef const uint8_t *c = cards
         cdef int rc
@@ -169,12 +180,7 @@ cdef class CoreGame:
             lim.poll_ctx = &shared.shared
         cdef SearchResult res
         cdef StateBuf origin
-        if start is None:
-            memcpy(&origin, &self.start, sizeof(StateBuf))
-        else:
-            if start.game is not self:
-                raise ValueError("start is a position of another deal")
-            memcpy(&origin, &start.state, sizeof(StateBuf))
+        self._origin(start, &origin)
         with nogil:
             search_run(self.ops, self.deal, &origin, &lim, &res)
         path = []
@@ -196,12 +202,7 @@ cdef class CoreGame:
         lim.plain = plain
         lim.root_walk_cap = root_walk_cap
         cdef StateBuf origin
-        if start is None:
-            memcpy(&origin, &self.start, sizeof(StateBuf))
-        else:
-            if start.game is not self:
-                raise ValueError("start is a position of another deal")
-            memcpy(&origin, &start.state, sizeof(StateBuf))
+        self._origin(start, &origin)
         cdef SearchResult *res = <SearchResult *>malloc(sizeof(SearchResult))
         cdef int i
         if res == NULL:
