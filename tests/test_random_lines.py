@@ -164,7 +164,6 @@ def test_a_capped_root_walk_is_cut_short_or_right(game_id, seed):
     verdict; with the cap far above any walk's steps, the verdict itself; a smaller cap cuts
     short whatever a larger one does."""
     game = find_game(game_id)
-    tally = Counter()
     positions = [pos for _, _, pos in endgame_walks(game, random.Random(seed), deals=2)]
     assume(positions)           # a walk may end (won, or no move left) before the stock does
     for pos in positions:
@@ -176,8 +175,6 @@ def test_a_capped_root_walk_is_cut_short_or_right(game_id, seed):
             assert capped is None or capped is whole, (game_id, seed, cap, capped, whole)
             assert not (cut and capped is not None), (game_id, seed, cap)
             cut = capped is None
-            tally[cap, capped] += 1
-    assert sum(tally.values()) >= 3 * len(positions), tally
 
 
 def test_a_tiny_cap_leaves_most_roots_and_no_win_is_lost():
