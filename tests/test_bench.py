@@ -333,6 +333,85 @@ def test_compare_builds_reads_percentiles_like_solver_bench():
     assert entry["per_deal_ratio_median"] == pytest.approx(2.0)
 
 
+# -- benchmarks/tail_compare.py -----------------------------------------------------------------
+
+def test_tail_compare_figures_count_an_undecided_deal_as_the_slowest():
+    tail = load_script("tail_compare")
+    rows = {"baseline": {1: [1, "winnable", 5, 0.30], 2: [2, "unknown", 9, 1.90],
+                         3: [3, "unwinnable", 7, 0.05], 4: [4, "winnable", 3, 0.20]},
+            "candidate": {1: [1, "winnable", 5, 0.10], 2: [2, "winnable", 9, 0.40],
+                          3: [3, "unwinnable", 7, 0.06], 4: [4, "unknown", 3, 2.00],
+                          5: [5, "winnable", 1, 9.0]}}          # 5: the baseline never ran it
+    s = tail.summary(rows, rank=2, over=0.1)
+    assert s["deals"] == 4 and s["both_decided"] == 2 and s["disagree"] == []
+    base, cand = s["builds"]["baseline"], s["builds"]["candidate"]
+    assert base["rank_seconds"] == 0.30 and cand["rank_seconds"] == 0.40   # 2nd-slowest
+    assert tail.summary(rows, rank=1, over=0.1)["builds"]["baseline"]["rank_seconds"] == "unknown"
+    assert base["unknown"] == 1 and cand["unknown"] == 1
+    assert base["over"] == 3 and cand["over"] == 2        # an unknown deal is over, 0.05 is not
+    assert base["both_decided_seconds"] == pytest.approx(0.35)
+    assert cand["both_decided_seconds"] == pytest.approx(0.16)
+    assert base["only_decided"] == [4] and cand["only_decided"] == [2]
+    assert tail.summary(rows, rank=9, over=0.1)["builds"]["baseline"]["rank_seconds"] is None
+    rows["candidate"][3] = [3, "winnable", 7, 0.06]
+    assert tail.summary(rows, rank=2, over=0.1)["disagree"] == [3]
+    assert [tail.ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 100, 102)] == \
+        ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "100th", "102nd"]
+
+
+def test_tail_compare_takes_a_bench_runs_slow_deals():
+    tail = load_script("tail_compare")
+    bench = {"deal_columns": ["game", "deal", "verdict", "nodes", "core_seconds"],
+             "deal_rows": [["banner", 1, "unknown", 10, 2.0], ["glencoe", 1, "winnable", 300, 0.1],
+                           ["glencoe", 2, "unknown", 5, 2.0], ["glencoe", 3, "winnable", 100, 0.0],
+                           ["glencoe", 4, "unwinnable", 101, 0.3]]}
+    assert tail.slow_deals(bench, "glencoe", 100) == [1, 2, 4]
+    assert tail.slow_deals(bench, "banner", 100) == [1]
+
+
+def test_tail_compare_runs_both_builds_on_each_deal_once(tmp_path, capsys):
+    tail = load_script("tail_compare")
+    deals = tmp_path / "deals.txt"
+    deals.write_text("3 2\n3\n")
+    out = tmp_path / "tail.json"
+    assert tail.main(["glencoe", "--baseline", sys.executable, "--candidate", sys.executable,
+                      "--list", str(deals), "--rank", "1", "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    for name in ("baseline", "candidate"):
+        assert [r[0] for r in report["rows"][name]] == [3, 2]
+        assert {r[1] for r in report["rows"][name]} == {"winnable"}   # greedy wins, both
+    assert report["summary"]["both_decided"] == 2
+    assert "| baseline |" in capsys.readouterr().out
+
+
+def test_tail_compare_exits_1_on_two_verdicts(tmp_path, monkeypatch, capsys):
+    tail = load_script("tail_compare")
+    deals = tmp_path / "deals.txt"
+    deals.write_text("7")
+    monkeypatch.setattr(tail, "run_both", lambda builds, game, numbers, t, m: ({
+        "baseline": {7: [7, "winnable", 1, 0.1]}, "candidate": {7: [7, "unwinnable", 1, 0.1]}},
+        False))
+    assert tail.main(["glencoe", "--baseline", sys.executable, "--candidate", sys.executable,
+                      "--list", str(deals)]) == 1
+    assert "Two verdicts for one deal: 7." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("bad", [["--list", "/nonexistent/deals.txt"], ["--list", "{empty}"],
+                                 ["--list", "{words}"], ["--list", "{ok}", "--rank", "0"],
+                                 ["--list", "{ok}", "--max-memory", "12"],
+                                 ["--list", "{ok}", "--baseline", "/nonexistent/python"]])
+def test_tail_compare_rejects_bad_input_in_one_line(tmp_path, capsys, bad):
+    tail = load_script("tail_compare")
+    files = {"empty": "", "words": "1 two", "ok": "1"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    argv = [a.format(**{k: str(tmp_path / k) for k in files}) for a in bad]
+    with pytest.raises(SystemExit) as exit_info:
+        tail.main(["glencoe", "--baseline", sys.executable, "--candidate", sys.executable, *argv])
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1].startswith("tail_compare.py: error:")
+
+
 # -- benchmarks/node_cap.py ---------------------------------------------------------------------
 
 def test_node_cap_runs_both_builds_and_saves_the_rows(tmp_path, capsys):

@@ -1,0 +1,212 @@
+"""Two builds at once on a game's slowest deals: the tail of a bench, measured side by side.
+
+    python benchmarks/tail_compare.py --baseline OLD/bin/python --candidate NEW/bin/python \\
+        GAME (--bench RESULT.json [--min-nodes 20000] | --list FILE) [--timeout 2]
+        [--max-memory 2G] [--rank 100] [--over 0.1] [--json PATH] [--markdown PATH]
+
+The deals are those a saved ``solver bench`` run (``--bench``, its JSON) left unknown or
+searched with more than ``--min-nodes`` nodes, or the numbers in ``--list`` (white space
+between them). Each build runs every deal in one process of its own, in the same order, the
+two processes at once (one a core on a 2-core machine), so both see the same load. Per build
+it reports the ``--rank``-th slowest deal's core seconds (an undecided deal counting as the
+slowest; on the slowest few hundred deals of 10,000 the 100th-slowest is about the bench's 99th
+percentile), the unknown deals, the deals over ``--over`` seconds, and the seconds on the deals
+both decided; then the deals only one build decided. Two verdicts for one deal are a bug: they
+are listed, and the exit status is 1.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+from solver.commands.solve import parse_limit_size
+
+WORKER = r"""
+import json, sys
+from solver import solve
+game, timeout, memory = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
+for number in map(int, sys.stdin.read().split()):
+    r = solve(game, number, timeout=timeout, max_memory=memory, line=False)
+    print(json.dumps([number, r.verdict.value, r.stats.nodes, r.stats.seconds]), flush=True)
+"""
+
+
+def size(text: str) -> int:
+    """--max-memory: a size as `solver solve --max-memory` reads it (512M, 2G)."""
+    try:
+        return parse_limit_size(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st, ..., 100th."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def slow_deals(bench: dict, game: str, min_nodes: int) -> list:
+    """The deals of ``game`` in a saved bench that were unknown or took over min_nodes nodes."""
+    cols = bench["deal_columns"]
+    g, n, v, k = (cols.index(c) for c in ("game", "deal", "verdict", "nodes"))
+    return [row[n] for row in bench["deal_rows"]
+            if row[g] == game and (row[v] == "unknown" or row[k] > min_nodes)]
+
+
+def summary(rows: dict, rank: int, over: float) -> dict:
+    """Both builds' figures from their rows ({build: {deal: [deal, verdict, nodes, seconds]}}),
+    over the deals both ran."""
+    names = list(rows)
+    common = sorted(set.intersection(*(set(rows[n]) for n in names)))
+    decided = {n: {d for d in common if rows[n][d][1] != "unknown"} for n in names}
+    both = sorted(set.intersection(*decided.values()))
+    out = {"deals": len(common), "both_decided": len(both), "builds": {}}
+    for n in names:
+        slow = sorted((rows[n][d][3] if d in decided[n] else float("inf")) for d in common)
+        at = slow[-rank] if len(slow) >= rank else None
+        out["builds"][n] = {
+            # the rank-th slowest deal's seconds; "unknown" where it is an undecided deal
+            "rank_seconds": "unknown" if at == float("inf") else at,
+            "unknown": len(common) - len(decided[n]),
+            "over": sum(1 for s in slow if s > over),
+            "both_decided_seconds": sum(rows[n][d][3] for d in both),
+            "only_decided": sorted(decided[n] - set.union(*(decided[m] for m in names if m != n))),
+        }
+    out["disagree"] = [d for d in both if len({rows[n][d][1] for n in names}) > 1]
+    return out
+
+
+def markdown(report: dict) -> str:
+    s, st = report["summary"], report["settings"]
+    rank = st["rank"]
+    lines = [f"{st['game']}, {s['deals']} deals ({st['source']}), {st['timeout']:g} s and "
+             f"{st['max_memory'] / (1 << 30):g} GiB per deal, both builds at once; core seconds.",
+             "", f"| build | {ordinal(rank)}-slowest s | unknown | over {st['over']:g} s | "
+             f"seconds on the {s['both_decided']} deals both decided | decided by it alone |",
+             "|---|--:|--:|--:|--:|---|"]
+    for name, b in s["builds"].items():
+        r = b["rank_seconds"]
+        r = "-" if r is None else r if isinstance(r, str) else f"{r:.3f}"
+        alone = ", ".join(map(str, b["only_decided"])) or "-"
+        lines.append(f"| {name} | {r} | {b['unknown']} | {b['over']} | "
+                     f"{b['both_decided_seconds']:.1f} | {alone} |")
+    lines.append("")
+    lines.append("Two verdicts for one deal: " + (", ".join(map(str, s["disagree"])) or "none") + ".")
+    return "\n".join(lines) + "\n"
+
+
+def run_both(builds: dict, game: str, deals: list, timeout: float, memory: int) -> dict:
+    """Each build over every deal, the two processes at once, a progress line on stderr:
+    ({build: {deal: row}}, interrupted). A Ctrl-C stops both and keeps the rows so far."""
+    procs = {name: subprocess.Popen([python, "-c", WORKER, game, str(timeout), str(memory)],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                    cwd="/")
+             for name, python in builds.items()}
+    for p in procs.values():
+        p.stdin.write(" ".join(map(str, deals)))
+        p.stdin.close()
+    rows = {name: {} for name in builds}
+
+    def read(name: str) -> None:       # each build's rows as they come, so neither pipe fills
+        for line in procs[name].stdout:
+            row = json.loads(line)
+            rows[name][row[0]] = row
+            print(f"\r{'  '.join(f'{n}: {len(rows[n])}/{len(deals)}' for n in builds)} deals",
+                  end="", file=sys.stderr, flush=True)
+
+    readers = [threading.Thread(target=read, args=(name,), daemon=True) for name in builds]
+    for t in readers:
+        t.start()
+    try:
+        for t in readers:
+            while t.is_alive():
+                t.join(0.2)
+    except KeyboardInterrupt:           # stop both; the rows so far are reported
+        for p in procs.values():
+            p.kill()
+        for t in readers:
+            t.join()
+        print(file=sys.stderr)
+        return rows, True
+    for name, p in procs.items():
+        if p.wait() != 0:
+            raise SystemExit(f"tail_compare: the {name} build failed (exit status {p.returncode})")
+    print(file=sys.stderr)
+    return rows, False
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="tail_compare.py", description=__doc__.splitlines()[0])
+    parser.add_argument("game", help="game id")
+    parser.add_argument("--baseline", required=True, help="python of the baseline build")
+    parser.add_argument("--candidate", required=True, help="python of the candidate build")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--bench", help="a saved `solver bench` JSON: its slow deals of GAME")
+    source.add_argument("--list", help="a file of deal numbers")
+    parser.add_argument("--min-nodes", type=int, default=20000,
+                        help="with --bench: deals over this many nodes, and the unknown ones "
+                             "(default 20000)")
+    parser.add_argument("--timeout", type=float, default=2.0, help="seconds per deal (default 2)")
+    parser.add_argument("--max-memory", type=size, default=size("2G"),
+                        help="table bound per deal (default 2G)")
+    parser.add_argument("--rank", type=int, default=100,
+                        help="report the rank-th slowest deal (default 100)")
+    parser.add_argument("--over", type=float, default=0.1,
+                        help="count the deals over this many seconds (default 0.1)")
+    parser.add_argument("--json", help="also write the rows and figures to this file")
+    parser.add_argument("--markdown", help="also write the Markdown table to this file")
+    args = parser.parse_args(argv)
+    try:
+        if args.bench:
+            with open(args.bench) as f:
+                deals = slow_deals(json.load(f), args.game, args.min_nodes)
+            source_text = f"unknown or over {args.min_nodes:,} nodes in {args.bench}"
+        else:
+            with open(args.list) as f:
+                deals = [int(t) for t in f.read().split()]
+            source_text = args.list
+    except (OSError, ValueError, KeyError) as e:
+        parser.error(f"cannot read the deals: {e}")
+    deals = list(dict.fromkeys(deals))       # each deal once, in the order given
+    if not deals:
+        parser.error("no deals to run")
+    if args.rank < 1:
+        parser.error("--rank must be at least 1")
+    builds = {}
+    for name in ("baseline", "candidate"):
+        python = shutil.which(getattr(args, name))
+        if python is None:
+            parser.error(f"--{name}: no interpreter {getattr(args, name)!r}")
+        builds[name] = os.path.abspath(python)     # the workers run in /
+    started = time.time()
+    rows, interrupted = run_both(builds, args.game, deals, args.timeout, args.max_memory)
+    report = {"settings": {"game": args.game, "source": source_text, "deals": deals,
+                           "timeout": args.timeout, "max_memory": args.max_memory,
+                           "rank": args.rank, "over": args.over, "builds": builds},
+              "machine": {"python": platform.python_version()},
+              "rows": {name: [rows[name][d] for d in deals if d in rows[name]] for name in rows},
+              "summary": summary(rows, args.rank, args.over),
+              "interrupted": interrupted, "seconds": time.time() - started}
+    table = markdown(report)
+    print(table, end="")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=1)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(table)
+    if interrupted:
+        print(f"tail_compare: interrupted; the figures are of the {report['summary']['deals']} "
+              f"deals both builds ran", file=sys.stderr)
+    return 1 if report["summary"]["disagree"] else 130 if interrupted else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
