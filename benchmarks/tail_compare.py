@@ -27,6 +27,8 @@ import threading
 import time
 
 from solver.commands.solve import parse_limit_size
+from solver.errors import UnknownGameError
+from solver.games import find_game
 
 WORKER = r"""
 import json, sys
@@ -179,6 +181,12 @@ def main(argv=None) -> int:
         parser.error("no deals to run")
     if args.rank < 1:
         parser.error("--rank must be at least 1")
+    if not args.timeout > 0:
+        parser.error("--timeout must be above 0")
+    try:
+        find_game(args.game)
+    except UnknownGameError as e:
+        parser.error(str(e))
     builds = {}
     for name in ("baseline", "candidate"):
         python = shutil.which(getattr(args, name))

@@ -399,15 +399,18 @@ def test_tail_compare_exits_1_on_two_verdicts(tmp_path, monkeypatch, capsys):
 @pytest.mark.parametrize("bad", [["--list", "/nonexistent/deals.txt"], ["--list", "{empty}"],
                                  ["--list", "{words}"], ["--list", "{ok}", "--rank", "0"],
                                  ["--list", "{ok}", "--max-memory", "12"],
-                                 ["--list", "{ok}", "--baseline", "/nonexistent/python"]])
+                                 ["--list", "{ok}", "--baseline", "/nonexistent/python"],
+                                 ["--list", "{ok}", "--timeout", "0"],
+                                 ["--list", "{ok}", "nosuchgame"]])
 def test_tail_compare_rejects_bad_input_in_one_line(tmp_path, capsys, bad):
     tail = load_script("tail_compare")
     files = {"empty": "", "words": "1 two", "ok": "1"}
     for name, text in files.items():
         (tmp_path / name).write_text(text)
     argv = [a.format(**{k: str(tmp_path / k) for k in files}) for a in bad]
+    game = [] if argv[-1] == "nosuchgame" else ["glencoe"]
     with pytest.raises(SystemExit) as exit_info:
-        tail.main(["glencoe", "--baseline", sys.executable, "--candidate", sys.executable, *argv])
+        tail.main([*game, "--baseline", sys.executable, "--candidate", sys.executable, *argv])
     assert exit_info.value.code == 2
     assert capsys.readouterr().err.strip().splitlines()[-1].startswith("tail_compare.py: error:")
 
