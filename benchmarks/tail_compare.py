@@ -2,12 +2,14 @@
 
     python benchmarks/tail_compare.py --baseline OLD/bin/python --candidate NEW/bin/python \\
         GAME (--bench RESULT.json [--min-nodes 20000] | --list FILE) [--timeout 2]
-        [--max-memory 2G] [--rank 100] [--over 0.1] [--json PATH] [--markdown PATH]
+        [--max-memory 2G] [--threads 1] [--rank 100] [--over 0.1] [--json PATH]
+        [--markdown PATH]
 
 The deals are those a saved ``solver bench`` run (``--bench``, its JSON) left unknown or
 searched with more than ``--min-nodes`` nodes, or the numbers in ``--list`` (white space
 between them). Each build runs every deal in one process of its own, in the same order, the
-two processes at once (one a core on a 2-core machine), so both see the same load. Per build
+two processes at once (one a core on a 2-core machine), so both see the same load; with
+``--threads 2`` (``solve(threads=2)``, both cores a deal) they take the deals in turn. Per build
 it reports the ``--rank``-th slowest deal's core seconds (an undecided deal counting as the
 slowest; on the slowest few hundred deals of 10,000 the 100th-slowest is about the bench's 99th
 percentile), the unknown deals, the deals over ``--over`` seconds, and the seconds on the deals
@@ -33,10 +35,11 @@ from solver.games import find_game
 WORKER = r"""
 import json, sys
 from solver import solve
-game, timeout, memory = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
-for number in map(int, sys.stdin.read().split()):
-    r = solve(game, number, timeout=timeout, max_memory=memory, line=False)
-    print(json.dumps([number, r.verdict.value, r.stats.nodes, r.stats.seconds]), flush=True)
+game, timeout, memory, threads = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+for text in sys.stdin:
+    for number in map(int, text.split()):
+        r = solve(game, number, timeout=timeout, max_memory=memory, line=False, threads=threads)
+        print(json.dumps([number, r.verdict.value, r.stats.nodes, r.stats.seconds]), flush=True)
 """
 
 
@@ -89,7 +92,10 @@ def markdown(report: dict) -> str:
     s, st = report["summary"], report["settings"]
     rank = st["rank"]
     lines = [f"{st['game']}, {s['deals']} deals ({st['source']}), {st['timeout']:g} s and "
-             f"{st['max_memory'] / (1 << 30):g} GiB per deal, both builds at once; core seconds.",
+             f"{st['max_memory'] / (1 << 30):g} GiB per deal, "
+             + ("both builds at once" if st.get("threads", 1) == 1 else
+                f"{st['threads']} threads a deal, the builds in turn")
+             + "; core seconds.",
              "", f"| build | {ordinal(rank)}-slowest s | unknown | over {st['over']:g} s | "
              f"seconds on the {s['both_decided']} deals both decided | decided by it alone |",
              "|---|--:|--:|--:|--:|---|"]
@@ -104,24 +110,50 @@ def markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_both(builds: dict, game: str, deals: list, timeout: float, memory: int) -> dict:
-    """Each build over every deal, the two processes at once, a progress line on stderr:
-    ({build: {deal: row}}, interrupted). A Ctrl-C stops both and keeps the rows so far."""
-    procs = {name: subprocess.Popen([python, "-c", WORKER, game, str(timeout), str(memory)],
+def run_both(builds: dict, game: str, deals: list, timeout: float, memory: int,
+             threads: int = 1) -> dict:
+    """Each build over every deal, each in a process of its own, a progress line on stderr:
+    ({build: {deal: row}}, interrupted). With one thread a deal the two processes run at once;
+    with two, in turn, deal by deal (baseline, then candidate), so that a deal has both cores.
+    A Ctrl-C stops both and keeps the rows so far."""
+    procs = {name: subprocess.Popen([python, "-c", WORKER, game, str(timeout), str(memory),
+                                     str(threads)],
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                     cwd="/")
              for name, python in builds.items()}
-    for p in procs.values():
-        p.stdin.write(" ".join(map(str, deals)))
-        p.stdin.close()
     rows = {name: {} for name in builds}
 
-    def read(name: str) -> None:       # each build's rows as they come, so neither pipe fills
-        for line in procs[name].stdout:
-            row = json.loads(line)
-            rows[name][row[0]] = row
-            print(f"\r{'  '.join(f'{n}: {len(rows[n])}/{len(deals)}' for n in builds)} deals",
-                  end="", file=sys.stderr, flush=True)
+    def progress() -> None:
+        print(f"\r{'  '.join(f'{n}: {len(rows[n])}/{len(deals)}' for n in builds)} deals",
+              end="", file=sys.stderr, flush=True)
+
+    def take(name: str, line: str) -> None:
+        row = json.loads(line)
+        rows[name][row[0]] = row
+        progress()
+
+    if threads == 1:
+        for p in procs.values():
+            p.stdin.write(" ".join(map(str, deals)))
+            p.stdin.close()
+
+        def read(name: str) -> None:   # each build's rows as they come, so neither pipe fills
+            for line in procs[name].stdout:
+                take(name, line)
+    else:
+        def read(name: str) -> None:   # one thread drives both builds in turn
+            if name != next(iter(builds)):
+                return
+            for deal in deals:
+                for n, p in procs.items():
+                    p.stdin.write(f"{deal}\n")
+                    p.stdin.flush()
+                    line = p.stdout.readline()
+                    if not line:
+                        return
+                    take(n, line)
+            for p in procs.values():
+                p.stdin.close()
 
     readers = [threading.Thread(target=read, args=(name,), daemon=True) for name in builds]
     for t in readers:
@@ -158,6 +190,9 @@ def main(argv=None) -> int:
     parser.add_argument("--timeout", type=float, default=2.0, help="seconds per deal (default 2)")
     parser.add_argument("--max-memory", type=size, default=size("2G"),
                         help="table bound per deal (default 2G)")
+    parser.add_argument("--threads", type=int, choices=(1, 2), default=1,
+                        help="threads per deal (solve(threads=...)); with 2 the builds take "
+                             "the deals in turn, not at once (default 1)")
     parser.add_argument("--rank", type=int, default=100,
                         help="report the rank-th slowest deal (default 100)")
     parser.add_argument("--over", type=float, default=0.1,
@@ -194,10 +229,12 @@ def main(argv=None) -> int:
             parser.error(f"--{name}: no interpreter {getattr(args, name)!r}")
         builds[name] = os.path.abspath(python)     # the workers run in /
     started = time.time()
-    rows, interrupted = run_both(builds, args.game, deals, args.timeout, args.max_memory)
+    rows, interrupted = run_both(builds, args.game, deals, args.timeout, args.max_memory,
+                                 args.threads)
     report = {"settings": {"game": args.game, "source": source_text, "deals": deals,
                            "timeout": args.timeout, "max_memory": args.max_memory,
-                           "rank": args.rank, "over": args.over, "builds": builds},
+                           "threads": args.threads, "rank": args.rank, "over": args.over,
+                           "builds": builds},
               "machine": {"python": platform.python_version()},
               "rows": {name: [rows[name][d] for d in deals if d in rows[name]] for name in rows},
               "summary": summary(rows, args.rank, args.over),

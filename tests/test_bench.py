@@ -369,26 +369,33 @@ def test_tail_compare_takes_a_bench_runs_slow_deals():
     assert tail.slow_deals(bench, "banner", 100) == [1]
 
 
-def test_tail_compare_runs_both_builds_on_each_deal_once(tmp_path, capsys):
+@pytest.mark.parametrize("threads", [1, 2])
+def test_tail_compare_runs_both_builds_on_each_deal_once(tmp_path, capsys, threads):
+    """Once each, at once (one thread a deal) or in turn (two: `--threads 2`)."""
     tail = load_script("tail_compare")
     deals = tmp_path / "deals.txt"
     deals.write_text("3 2\n3\n")
     out = tmp_path / "tail.json"
     assert tail.main(["glencoe", "--baseline", sys.executable, "--candidate", sys.executable,
-                      "--list", str(deals), "--rank", "1", "--json", str(out)]) == 0
+                      "--list", str(deals), "--rank", "1", "--json", str(out),
+                      "--threads", str(threads)]) == 0
     report = json.loads(out.read_text())
     for name in ("baseline", "candidate"):
         assert [r[0] for r in report["rows"][name]] == [3, 2]
         assert {r[1] for r in report["rows"][name]} == {"winnable"}   # greedy wins, both
     assert report["summary"]["both_decided"] == 2
-    assert "| baseline |" in capsys.readouterr().out
+    assert report["settings"]["threads"] == threads
+    table = capsys.readouterr().out
+    assert "| baseline |" in table
+    assert ("both builds at once" in table) == (threads == 1)
+    assert ("2 threads a deal, the builds in turn" in table) == (threads == 2)
 
 
 def test_tail_compare_exits_1_on_two_verdicts(tmp_path, monkeypatch, capsys):
     tail = load_script("tail_compare")
     deals = tmp_path / "deals.txt"
     deals.write_text("7")
-    monkeypatch.setattr(tail, "run_both", lambda builds, game, numbers, t, m: ({
+    monkeypatch.setattr(tail, "run_both", lambda builds, game, numbers, t, m, threads=1: ({
         "baseline": {7: [7, "winnable", 1, 0.1]}, "candidate": {7: [7, "unwinnable", 1, 0.1]}},
         False))
     assert tail.main(["glencoe", "--baseline", sys.executable, "--candidate", sys.executable,
@@ -401,6 +408,7 @@ def test_tail_compare_exits_1_on_two_verdicts(tmp_path, monkeypatch, capsys):
                                  ["--list", "{ok}", "--max-memory", "12"],
                                  ["--list", "{ok}", "--baseline", "/nonexistent/python"],
                                  ["--list", "{ok}", "--timeout", "0"],
+                                 ["--list", "{ok}", "--threads", "3"],
                                  ["--list", "{ok}", "nosuchgame"]])
 def test_tail_compare_rejects_bad_input_in_one_line(tmp_path, capsys, bad):
     tail = load_script("tail_compare")
