@@ -80,8 +80,8 @@ def main(argv=None) -> int:
     p.add_argument("--no-inner", action="store_true",
                    help="the game's own search alone, with the whole limits (solve(inner=False))")
     p.add_argument("--threads", type=int, choices=(1, 2), default=1,
-                   help="threads per deal (solve(threads=...); 2: the exhaustive search alone "
-                        "beside the usual one; use with --jobs 1 on two cores) (1)")
+                   help="threads per deal (solve(threads=...); 2: a second search beside the "
+                        "usual one; use with --jobs 1 on two cores) (1)")
     p.add_argument("--out", type=Path, default=None,
                    help="append the JSON lines to this file; deals already in it are skipped")
     a = p.parse_args(argv)

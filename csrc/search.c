@@ -131,6 +131,12 @@ static uint64_t rng_next(uint64_t *x) {
     return *x * 0x2545F4914F6CDD1DULL;
 }
 
+/* The generator's seed for round k's random lines: seed 0 gives the lines every run has made
+ * since random-lines was built; another seed mixes into it, so that its lines are other ones. */
+static uint64_t round_seed(uint64_t seed, int k) {
+    return 0x9E3779B97F4A7C15ULL * (uint64_t)(k + 1) ^ seed * 0xD1B54A32D192ED03ULL;
+}
+
 static int random_lines(const GameOps *ops, const void *deal, const void *start,
                         const SearchLimits *lim, uint64_t budget, double t0, void *scratch,
                         Table *dead, Table *table, SearchResult *out, uint64_t seed) {
@@ -367,13 +373,16 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
     int order[MAX_MODES * MAX_TWINS];
     int randoms = (lim->prune & PRUNE_RANDOM_LINES) && ops->sealed && ops->random_lines &&
                   ops->random_lines(deal);
+    /* SearchLimits.lines_only: the rounds are the random lines alone (docs/solver.md, "Two
+     * threads", *Other lines*). */
+    int lines_only = randoms && lim->lines_only;
     uint64_t probed = 0;   /* the nodes the probes of the round before took */
     for (int k = 0; k < probes && probe_left > 0; k++, probe_nodes *= 2) {
         /* PRUNE_RANDOM_LINES: random lines first, with four times a probe's budget, and from
          * round 1 on at most RANDOM_RATIO times what the probes of the round before took (where
          * they took little, the deal's lines are few and the probes cover them). */
         uint64_t rb = probe_nodes << RANDOM_SHIFT;
-        if (k > 0 && rb / RANDOM_RATIO > probed) rb = probed * RANDOM_RATIO;
+        if (k > 0 && rb / RANDOM_RATIO > probed && !lines_only) rb = probed * RANDOM_RATIO;
         if (rb > probe_left) rb = probe_left;
         probed = 0;
         if (randoms && rb > 0) {
@@ -384,7 +393,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
             SearchLimits random_lim = in_probe_share(lim);
             head->probe_round = k;
             status = random_lines(ops, deal, start, &random_lim, b, t0, scratch, dead, &table,
-                                  out, 0x9E3779B97F4A7C15ULL * (uint64_t)(k + 1));
+                                  out, round_seed(lim->seed, k));
             log_step(out, STEP_RANDOM, k, 1, 0, -1, b, before, status);
             probe_left = share_left(probe_left, before, out);
             if (status == SEARCH_LIMIT_TIME && random_lim.max_seconds < lim->max_seconds)
@@ -395,6 +404,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
             if (status == SEARCH_LIMIT_MEMORY) goto last;
             if (probe_left == 0) break;
         }
+        if (lines_only) continue;
         int n_order = 0;
         for (int step = 0; step < modes; step++) {
             for (int twin = 0; twin < twins; twin++) {

@@ -34,6 +34,12 @@ typedef struct SearchLimits {
                                     way (for the tests that hold the two to each other) */
     int root_walk_cap;           /* PRUNE_ROOT_WALK_CAP's cap (Salic: walk steps), for the tests;
                                     0: the game's own (ROOT_WALK_CAP) */
+    uint64_t seed;               /* the random lines' choices (PRUNE_RANDOM_LINES): 0 the usual
+                                    ones; another value, other lines (threads=2's second
+                                    search: docs/solver.md, "Two threads") */
+    int lines_only;              /* where the deal has random lines: its probe rounds are those
+                                    lines alone, no probes and no searches between rounds; then
+                                    the final search (threads=2's second search) */
 } SearchLimits;
 
 /* SearchLimits.plain (dfs.h): search.c's generic search even where the game has its own

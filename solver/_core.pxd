@@ -18,6 +18,8 @@ cdef extern from "core.h":
         int (*level)(const void *deal, const void *state) noexcept nogil
         int (*choice_cost)(const void *deal, const void *state, int mode) noexcept nogil
         int probe_modes
+        int (*sealed)(const void *deal, const void *state) noexcept nogil
+        int (*random_lines)(const void *deal) noexcept nogil
         int modes_nested
         int wide_mode
     int MAX_MOVES
@@ -66,6 +68,8 @@ cdef extern from "search.h":
         MemPool *pool
         int plain
         int root_walk_cap
+        uint64_t seed
+        int lines_only
     ctypedef struct SearchStep:
         uint64_t budget
         uint64_t nodes

@@ -53,6 +53,8 @@ cdef SearchLimits _limits(uint64_t max_nodes, double max_seconds, size_t max_byt
     lim.pool = NULL
     lim.plain = 0
     lim.root_walk_cap = 0
+    lim.seed = 0
+    lim.lines_only = 0
     return lim
 
 
@@ -158,7 +160,8 @@ cdef class CoreGame:
 
     def search(self, uint64_t max_nodes=0, double max_seconds=0.0, size_t max_bytes=1 << 30,
                unsigned prune=PRUNE_ALL, CorePosition start=None, int probes=PROBES,
-               SharedSearch shared=None, int plain=0, int root_walk_cap=0):
+               SharedSearch shared=None, int plain=0, int root_walk_cap=0, uint64_t seed=0,
+               bint lines_only=False):
         """Run the search from the deal's start (or from ``start``, a position of this deal);
         returns (status, path, nodes, states, table_bytes, peak_bytes, seconds, final_start),
         where final_start is the second at which the final exhaustive search began, the one
@@ -169,10 +172,15 @@ cdef class CoreGame:
         stops it where a verdict settles the deal: solver.api).  plain: PLAIN_GENERIC_DFS and
         PLAIN_NO_PREFETCH make the same search the plain way (csrc/dfs.h), for the tests.
         root_walk_cap > 0: root-walk-cap's cap in walk steps instead of the game's, for the
-        tests."""
+        tests.  seed: the random lines' (random-lines): 0 the usual lines, another value other
+        ones (threads=2's second search).  lines_only: where the search has random lines, its
+        probe rounds are those lines alone (no probes, no searches between rounds), then the
+        final search."""
         cdef SearchLimits lim = _limits(max_nodes, max_seconds, max_bytes, prune, probes)
         lim.plain = plain
         lim.root_walk_cap = root_walk_cap
+        lim.seed = seed
+        lim.lines_only = lines_only
         if shared is not None:
             lim.stop = &shared.shared.stop
             lim.pool = &shared.shared.pool
@@ -190,17 +198,27 @@ cdef class CoreGame:
         return (STATUS[res.status], path, res.nodes, res.states, res.table_bytes,
                 res.peak_bytes, res.seconds, res.final_start)
 
+    def random_lines(self, unsigned prune=PRUNE_ALL):
+        """Whether a search of this deal under ``prune`` begins its probe rounds with random
+        lines (random-lines: the game has them and the rule is on), so that its ``seed``
+        matters."""
+        return bool((prune & PRUNE_RANDOM_LINES) and self.ops.sealed != NULL and
+                    self.ops.random_lines != NULL and self.ops.random_lines(self.deal))
+
     def search_steps(self, uint64_t max_nodes=0, double max_seconds=0.0, size_t max_bytes=1 << 30,
                      unsigned prune=PRUNE_ALL, int plain=0, int root_walk_cap=0,
-                     CorePosition start=None):
+                     CorePosition start=None, uint64_t seed=0, bint lines_only=False):
         """Run the search from the deal's start (or from ``start``, a position of this deal) and
         return (status, nodes, steps): steps lists
         every search of the run in order (csrc/search.h, SearchStep), each a dict with kind
         ("first", "probe", "whole", "final" or "random"), round, mode, twin (the rule set: 0 the rules
-        asked for, i the i-th twin), max_disc (-1: exhaustive), budget, nodes and status."""
+        asked for, i the i-th twin), max_disc (-1: exhaustive), budget, nodes and status.  seed,
+        lines_only: as search()'s."""
         cdef SearchLimits lim = _limits(max_nodes, max_seconds, max_bytes, prune, PROBES)
         lim.plain = plain
         lim.root_walk_cap = root_walk_cap
+        lim.seed = seed
+        lim.lines_only = lines_only
         cdef StateBuf origin
         self._origin(start, &origin)
         cdef SearchResult *res = <SearchResult *>malloc(sizeof(SearchResult))

@@ -38,8 +38,10 @@ def solve(game, deal, *, max_nodes: int | None = None, timeout: float | None = N
     win that one), returned with ``Result.via`` naming it.
     ``inner=False`` runs the game's own search alone, with the whole limits.
 
-    ``threads=2`` runs, beside the searches above, the game's exhaustive search alone (no probes)
-    in a second thread, with the whole node limit and the time left; the first verdict on the
+    ``threads=2`` runs, beside the searches above, a second search of the game in a second
+    thread, with the whole node limit and the time left: where the game's search begins its
+    probe rounds with random lines (the PySol profiles), other random lines alone and then the
+    final search, else the exhaustive search alone (no probes); the first verdict on the
     game stops the other search (docs/solver.md, "Two threads"). The second thread starts
     ``SECOND_THREAD_DELAY`` (2 ms) after the first, or as soon as that ends undecided; a deal
     decided sooner runs in one thread. Their tables share ``max_memory``, the second thread's at
@@ -127,6 +129,20 @@ def _nested(g, d, other_id, result, proves, *, max_nodes, timeout, max_memory, p
 # threads=2: the second thread's search starts only if the first has not decided the deal within
 # this many seconds (most deals take well under it; docs/solver.md, "Two threads", *Late start*).
 SECOND_THREAD_DELAY = 0.002
+# threads=2, on a deal whose search begins its probe rounds with random lines (the PySol
+# profiles): the second thread's search makes its random lines with this seed (docs/solver.md,
+# "Two threads", *Other lines*).
+SECOND_SEED = 1
+
+
+def second_search(game, deal, prune=True) -> dict:
+    """threads=2: what the second thread's search is, as core.run's keywords.  Where the deal's
+    search has random lines (the PySol profiles), other random lines (SECOND_SEED) and no probes
+    or searches between rounds (lines_only), then the final search; elsewhere the exhaustive
+    search alone."""
+    from . import core
+    lines = core.random_lines(game, deal, prune)
+    return dict(probes=lines, seed=SECOND_SEED if lines else 0, lines_only=lines)
 
 _second_threads = None          # (pid, ThreadPoolExecutor): threads kept for the second searches
 _second_threads_lock = threading.Lock()
@@ -141,17 +157,19 @@ def _second_thread_pool():
         if _second_threads is None or _second_threads[0] != os.getpid():
             from concurrent.futures import ThreadPoolExecutor
             _second_threads = (os.getpid(), ThreadPoolExecutor(
-                max_workers=8, thread_name_prefix="solver-exhaustive"))
+                max_workers=8, thread_name_prefix="solver-second"))
         return _second_threads[1]
 
 
 def _solve_two_threads(g, d, inner: bool, *, max_nodes, timeout, max_memory, prune,
                        line, delay: float = SECOND_THREAD_DELAY) -> Result:
-    """threads=2 (docs/solver.md, "Two threads"): the game's exhaustive search alone in a second
-    thread, with the whole node limit but at most half the memory, beside _solve in this one;
-    their tables share max_memory.  The first verdict on the game stops the other search.  The
-    second search starts ``delay`` seconds after the first, or as soon as that one ends
-    undecided, and not at all if it decided; its time limit counts from the start of the first."""
+    """threads=2 (docs/solver.md, "Two threads"): a second search of the game in a second thread,
+    with the whole node limit but at most half the memory, beside _solve in this one; their
+    tables share max_memory.  The second search is second_search()'s: other random lines where
+    the deal's search has random lines, else the exhaustive search alone.
+    The first verdict on the game stops the other search.  The second search starts ``delay``
+    seconds after the first, or as soon as that one ends undecided, and not at all if it
+    decided; its time limit counts from the start of the first."""
     from . import _core, core
     memory = max_memory if max_memory is not None else core.DEFAULT_MAX_MEMORY
     shared = _core.SharedSearch(memory)
@@ -160,7 +178,9 @@ def _solve_two_threads(g, d, inner: bool, *, max_nodes, timeout, max_memory, pru
     gate = threading.Lock()         # orders the second search's start against the first's end
     state = {"cancelled": False, "started": False}
 
-    def exhaustive():
+    kind = second_search(g, d, prune)
+
+    def second():
         wake.wait(delay)
         with gate:
             if state["cancelled"] or shared.stopped:
@@ -173,7 +193,7 @@ def _solve_two_threads(g, d, inner: bool, *, max_nodes, timeout, max_memory, pru
         try:
             found = core.run(g, d, max_nodes=max_nodes, timeout=left,
                              max_memory=max(1, memory // 2), prune=prune, line=line,
-                             probes=False, shared=shared)
+                             shared=shared, **kind)
         except core.SearchInterrupted as interrupted:     # Ctrl-C: this thread's poll
             found = interrupted.result                    # sees the flag the main thread set
         if found.verdict is not Verdict.UNKNOWN:
@@ -191,7 +211,7 @@ def _solve_two_threads(g, d, inner: bool, *, max_nodes, timeout, max_memory, pru
         return started or not decided
 
     t0 = time.perf_counter()
-    worker = _second_thread_pool().submit(exhaustive)
+    worker = _second_thread_pool().submit(second)
     try:
         main = _solve(g, d, inner, max_nodes=max_nodes, timeout=timeout, max_memory=memory,
                       prune=prune, line=line, shared=shared)

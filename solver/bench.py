@@ -40,8 +40,9 @@ PERCENTILES = (50, 90, 99)
 class BenchSettings:
     """What one benchmark run does. ``reference_deals`` is how many deals from the start of
     the range also go through the reference search (None: all of them; 0: none). ``threads``
-    is solve()'s (2: the exhaustive search alone beside the usual one; then no deal counts as
-    greedily winnable, since the statistics add up both threads' nodes)."""
+    is solve()'s (2: a second search beside the usual one, other random lines in the PySol
+    profiles and the exhaustive search alone elsewhere; then no deal counts as greedily
+    winnable, since the statistics add up both threads' nodes)."""
 
     games: tuple
     deals: range

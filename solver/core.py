@@ -85,25 +85,39 @@ def to_notation(game: Game, deal: Deal, path: list) -> list:
     return moves
 
 
+def _flags(prune) -> int:
+    """``prune`` as run() takes it (True, False or PRUNE_* flags) as flags."""
+    return DEFAULT_RULES if prune is True else 0 if prune is False else int(prune)
+
+
+def random_lines(game: Game, deal: Deal, prune=True) -> bool:
+    """Whether run() on this deal begins its probe rounds with random lines (random-lines), so
+    that its ``seed`` changes the search."""
+    return core_game(game, deal).random_lines(_flags(prune))
+
+
 def run(game: Game, deal: Deal, *, max_nodes=None, timeout=None, max_memory=None,
-        prune=True, prefix=(), line=True, probes=True, shared=None) -> Result:
+        prune=True, prefix=(), line=True, probes=True, shared=None, seed=0,
+        lines_only=False) -> Result:
     """Search ``deal``; ``prefix`` (core moves) starts the search after those moves, and the
     winning line returned then includes them.  ``line=False`` skips translating the line into
     notation (and replaying it through the reference rules); ``Result.length`` still counts it.
     ``probes=False``: the exhaustive search alone, no probes first.  ``shared``
     (``_core.SharedSearch``): another search of the deal runs beside this one
     (``solve(threads=2)``); once it is stopped this search ends unknown, reason "stopped" (a
-    Ctrl-C still raises)."""
+    Ctrl-C still raises).  ``seed``: the random lines' (random-lines; 0 the usual lines, another
+    value other ones).  ``lines_only``: where the search has random lines, its probe rounds are
+    those lines alone, then the final search (threads=2's second search)."""
     if max_memory is None:
         max_memory = DEFAULT_MAX_MEMORY
-    flags = DEFAULT_RULES if prune is True else 0 if prune is False else int(prune)
+    flags = _flags(prune)
     core = core_game(game, deal)
     start = core.position()
     for code in prefix:
         start = start.play(tuple(code))
     status, path, nodes, states, table_bytes, peak, seconds, _ = core.search(
         max_nodes or 0, float(timeout or 0.0), int(max_memory), flags, start,
-        _core.PROBES if probes else 0, shared)
+        _core.PROBES if probes else 0, shared, seed=seed, lines_only=lines_only)
     if status == "interrupted" and shared is not None and not shared.signalled:
         status = "stopped"
     stats = Stats(nodes=nodes, states=states, seconds=seconds, table_bytes=table_bytes)

@@ -97,8 +97,9 @@ class Limits:
     """Per-deal search limits: seconds, positions, table bytes; and the threads that search.
 
     None means no limit of that kind, except ``max_memory``: None is solve()'s default (1 GiB).
-    ``threads`` is solve()'s: 1, or 2 (the game's exhaustive search alone beside the usual
-    schedule, to the same limits, the tables of both within ``max_memory``).
+    ``threads`` is solve()'s: 1, or 2 (a second search beside the usual schedule, to the same
+    limits, the tables of both within ``max_memory``: other random lines in the PySol profiles,
+    the exhaustive search alone elsewhere).
     """
 
     timeout: float | None = DEFAULT_TIMEOUT
@@ -120,8 +121,8 @@ class Limits:
         """True if these limits allow strictly more search than ``old``: none is smaller,
         at least one is larger. An UNKNOWN row is retried only under limits that extend its own.
         Threads count as one more such limit: two threads at the same limits are more search
-        than one (the second search runs the exhaustive search alone, the first the usual
-        schedule, and a verdict of either decides)."""
+        than one (the first search runs the usual schedule, the second another search of the
+        deal, and a verdict of either decides)."""
         def memory(limits: Limits) -> int:
             return DEFAULT_MAX_MEMORY if limits.max_memory is None else limits.max_memory
 

@@ -349,3 +349,80 @@ def test_the_node_limit_holds(game_id, number, max_nodes):
     assert nodes <= max_nodes, (status, nodes)
     if status == "nodes":
         assert nodes == max_nodes
+
+
+def test_which_searches_have_random_lines():
+    """CoreGame.random_lines (solver.core.random_lines): the PySol profiles with the rule on;
+    not with it off, and not the other games (their searches have no random lines)."""
+    from solver.core import random_lines
+    for game_id in PYSOL:
+        game = find_game(game_id)
+        deal = deal_from_number(game, 7)
+        assert random_lines(game, deal) and random_lines(game, deal, DEFAULT_RULES)
+        assert not random_lines(game, deal, DEFAULT_RULES & ~RANDOM)
+        assert not random_lines(game, deal, False)
+    for game_id in ("glencoe", "intrigue", "banner", "devils-solitaire", "forget-me-not"):
+        game = find_game(game_id)
+        assert not random_lines(game, deal_from_number(game, 7)), game_id
+
+
+def test_the_seed_changes_the_lines_and_nothing_else():
+    """Seed 0 is the usual search, node for node; another seed makes other random lines (PySol
+    Glencoe 5449 and 3379 are won after other numbers of nodes), while in the games without
+    random lines any seed searches node for node as seed 0."""
+    game = find_game("pysol-glencoe")
+    changed = 0
+    for number in (5449, 3379):
+        core = core_game(game, deal_from_number(game, number))
+        usual = core.search(3_000_000, 0.0, 1 << 30, DEFAULT_RULES)
+        assert core.search(3_000_000, 0.0, 1 << 30, DEFAULT_RULES, seed=0)[:4] == usual[:4]
+        for seed in (1, 2):
+            other = core.search(3_000_000, 0.0, 1 << 30, DEFAULT_RULES, seed=seed)
+            assert other[0] == usual[0] == "win", (number, seed)
+            changed += other[2] != usual[2]
+    assert changed >= 3, changed
+    for game_id, number in (("glencoe", 184), ("banner", 123), ("forget-me-not", 5)):
+        core = core_game(find_game(game_id), deal_from_number(find_game(game_id), number))
+        usual = core.search(300_000, 0.0, 1 << 28, DEFAULT_RULES)
+        assert core.search(300_000, 0.0, 1 << 28, DEFAULT_RULES, seed=12345)[:4] == usual[:4]
+
+
+def test_lines_only_rounds_are_random_lines_alone():
+    """lines_only (threads=2's second search): after the first short search, each round is its
+    random lines alone, with four times a probe's budget (doubling each round, with no cap from
+    the probes, which do not run), then the final search; in the other games it changes
+    nothing."""
+    game = find_game("pysol-glencoe")
+    core = core_game(game, deal_from_number(game, 222))
+    _, nodes, steps = core.search_steps(3_000_000, 0.0, 1 << 30, DEFAULT_RULES, seed=1,
+                                        lines_only=True)
+    kinds = [s["kind"] for s in steps]
+    assert kinds[0] == "first" and kinds[-1] == "final", kinds
+    assert set(kinds[1:-1]) == {"random"} and len(kinds) >= 4, kinds
+    for k, s in enumerate(steps[1:-1]):
+        assert s["round"] == k
+        assert s["budget"] == PROBE_NODES << (k + RANDOM_SHIFT) or s is steps[-2], (k, s)
+    assert nodes == 3_000_000
+    for game_id, number in (("glencoe", 184), ("banner", 123)):
+        other = core_game(find_game(game_id), deal_from_number(find_game(game_id), number))
+        usual = other.search_steps(1_000_000, 0.0, 1 << 28, DEFAULT_RULES)
+        assert other.search_steps(1_000_000, 0.0, 1 << 28, DEFAULT_RULES, seed=1,
+                                  lines_only=True) == usual, game_id
+
+
+@settings(max_examples=20, deadline=None)
+@given(game_id=st.sampled_from(PYSOL), number=st.integers(1, 10 ** 6),
+       seed=st.integers(1, 2 ** 64 - 1), lines_only=st.booleans())
+def test_another_seed_keeps_the_verdict(game_id, number, seed, lines_only):
+    """Another seed, and the rounds of random lines alone (threads=2's second search:
+    docs/solver.md, "Two threads") make other lines, never another verdict: where the usual
+    search and the other one both decide, the same one, and the other one's wins replay
+    through the reference rules."""
+    game = find_game(game_id)
+    deal = deal_from_number(game, number)
+    usual = run(game, deal, max_nodes=200_000)
+    other = run(game, deal, max_nodes=200_000, seed=seed, lines_only=lines_only)
+    if Verdict.UNKNOWN not in (usual.verdict, other.verdict):
+        assert other.verdict is usual.verdict, (game_id, number, seed)
+    if other.verdict is Verdict.WINNABLE:
+        assert replays_to_a_win(game, deal, other.moves), (game_id, number, seed)

@@ -1,6 +1,7 @@
 """Two threads (``solve(threads=2)``, ``solver solve --threads 2``; docs/solver.md, "Two
-threads"): the usual schedule and the exhaustive search alone, side by side, sharing the memory
-limit; the first to decide stops the other."""
+threads"): the usual schedule and a second search side by side, sharing the memory limit; the
+first to decide stops the other. The second search is the usual one with other random lines
+where the deal's search has them (the PySol profiles), else the exhaustive search alone."""
 from __future__ import annotations
 
 import json
@@ -9,7 +10,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from solver import solve
-from solver.core import run
+from solver.api import SECOND_SEED, second_search
+from solver.core import random_lines, run
 from solver.deals import deal_from_number
 from solver.games import GAME_IDS, find_game
 from solver.result import Verdict
@@ -28,7 +30,7 @@ def replays_to_a_win(game, deal, moves) -> bool:
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(GAME_IDS), st.integers(1, 3000), st.sampled_from([3000, 30000]))
 def test_two_threads_decide_what_one_does_with_the_same_verdict(game_id, number, nodes):
-    """The usual searches run unchanged beside the exhaustive one, so whatever one thread
+    """The usual searches run unchanged beside the second one, so whatever one thread
     decides two decide too (memory is no limit here); every verdict two threads give agrees
     with one thread's where that decided, and a winning line replays through the reference
     rules."""
@@ -42,17 +44,17 @@ def test_two_threads_decide_what_one_does_with_the_same_verdict(game_id, number,
         assert replays_to_a_win(game, deal, two.moves)
         assert len(two.moves) == two.length
     if two.verdict is not Verdict.UNKNOWN and one.verdict is Verdict.UNKNOWN:
-        # decided by the exhaustive search alone: it agrees when run on its own
-        alone = run(game, deal, max_nodes=nodes, probes=False)
+        # decided by the second search: it agrees when run on its own
+        alone = run(game, deal, max_nodes=nodes, **second_search(game, deal))
         assert alone.verdict is two.verdict
 
 
 def exhaustive_first_deal():
     """A deal whose exhaustive search alone ends in a tenth of the nodes of the usual schedule
-    (node counts do not depend on time): looked up among a few where it was so (Glencoe 1150:
-    279,545 against 2,069,517 with the inner game; PySol Glencoe 24: 5,519 against 60,209;
-    Banner 147)."""
-    for game_id, number in (("glencoe", 1150), ("pysol-glencoe", 24), ("banner", 147)):
+    (node counts do not depend on time), in a game whose second search is the exhaustive one:
+    looked up among a few where it was so (Glencoe 1150: 279,545 against 2,069,517 with the
+    inner game; Banner 147)."""
+    for game_id, number in (("glencoe", 1150), ("banner", 147)):
         game = find_game(game_id)
         deal = deal_from_number(game, number)
         alone = run(game, deal, probes=False)
@@ -71,8 +73,31 @@ def test_the_first_to_decide_stops_the_other():
     assert alone.stats.nodes <= two.stats.nodes < usual.stats.nodes
 
 
+def test_other_lines_in_the_second_thread_on_the_pysol_profiles():
+    """PySol Glencoe 5449: the usual search wins it after 1.85 million nodes; SECOND_SEED's
+    random lines alone, after a tenth of that. With two threads the second search is that one:
+    its line is returned, and the usual search was stopped long before its end. In the other
+    games the second search is the exhaustive one."""
+    game = find_game("pysol-glencoe")
+    deal = deal_from_number(game, 5449)
+    assert random_lines(game, deal) and SECOND_SEED != 0
+    assert second_search(game, deal) == dict(probes=True, seed=SECOND_SEED, lines_only=True)
+    for other_game in ("glencoe", "banner", "forget-me-not"):
+        g = find_game(other_game)
+        assert second_search(g, deal_from_number(g, 5449)) == dict(probes=False, seed=0,
+                                                                   lines_only=False)
+    usual = solve(game, deal)
+    other = run(game, deal, seed=SECOND_SEED, lines_only=True)
+    assert usual.verdict is other.verdict is Verdict.WINNABLE
+    assert usual.stats.nodes >= 5 * other.stats.nodes, (usual.stats.nodes, other.stats.nodes)
+    two = solve(game, deal, threads=2)
+    assert two.verdict is Verdict.WINNABLE and two.moves == other.moves
+    assert replays_to_a_win(game, deal, two.moves)
+    assert other.stats.nodes <= two.stats.nodes < usual.stats.nodes
+
+
 def test_the_second_search_starts_late_and_only_where_needed(hard_deal):
-    """The exhaustive search starts SECOND_THREAD_DELAY after the usual one: not at all where
+    """The second search starts SECOND_THREAD_DELAY after the usual one: not at all where
     that one decides first (the result is then one thread's, node for node), at once where it
     ends undecided sooner, and its time limit counts from the start of the first."""
     import time
@@ -219,7 +244,7 @@ def test_cli_threads_option(run_solver):
 
 
 def test_ctrl_c_with_two_threads_stops_both(tmp_path):
-    """PySol Glencoe 222 (never decided at 60 s): the exhaustive search would run on for the
+    """PySol Glencoe 222 (never decided at 60 s): the second search would run on for the
     whole 100 s (its 1 GiB lasts), past communicate()'s 60 s, if Ctrl-C did not stop it."""
     status, stdout, stderr = interrupt_after(
         tmp_path, ["pysol-glencoe", "222", "--json", "--timeout", "100", "--max-memory", "2G",

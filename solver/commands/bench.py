@@ -66,8 +66,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--jobs", metavar="N", type=option_type(positive_int), default=1,
                         help="processes solving deals at once (default: %(default)s)")
     parser.add_argument("--threads", type=int, choices=(1, 2), default=1,
-                        help="threads per deal: 2 runs the exhaustive search alone beside the usual "
-                             "one, as 'solver solve --threads 2' (default: %(default)s)")
+                        help="threads per deal: 2 runs a second search beside the usual one, as "
+                             "'solver solve --threads 2' (default: %(default)s)")
     parser.add_argument("--out", metavar="DIR", default=".",
                         help="directory for the JSON and Markdown results (default: .)")
 

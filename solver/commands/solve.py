@@ -60,8 +60,10 @@ table). Reaching one gives 'unknown' with the reason and the statistics so far; 
 never exceeds the memory bound. --no-prune turns every pruning rule of the search off
 (docs/solver.md): slower, and meant as a soundness check, since the verdicts must not change.
 
-Two threads: --threads 2 runs, beside the usual search, the exhaustive search alone (no
-probes first) in a second thread, and the first of the two to decide stops the other. The
+Two threads: --threads 2 runs, beside the usual search, a second search in a second thread,
+and the first of the two to decide stops the other: in the PySol profiles, other random
+lines to the end game (then the final search); in the other games, the exhaustive search
+alone (no probes first). The
 second starts 2 ms after the first (at once if the first ends undecided sooner; not at all
 if it decides), so a quick deal runs in one thread. Each gets --max-nodes, both end at
 --timeout counted from the start, and their tables share --max-memory (the second's at most
@@ -195,8 +197,8 @@ def add_arguments(parser) -> None:
                         help="do not try the nested smaller or larger game when the search "
                              "runs out (see 'Inner game' and 'Outer game' above)")
     parser.add_argument("--threads", type=int, choices=(1, 2), default=1,
-                        help="2: run the exhaustive search alone beside the usual one in a "
-                             "second thread (see 'Two threads' above; default: 1)")
+                        help="2: run a second search beside the usual one in a second thread "
+                             "(see 'Two threads' above; default: 1)")
     parser.set_defaults(parser=parser)
 
 

@@ -29,7 +29,7 @@ limit depend on the machine), --max-nodes positions per deal (deterministic) and
 per deal for the search's tables (the transposition table and what the search keeps beside it;
 each worker holds one set): a plain number is MiB (2048), a number with a unit is a size as
 'solver solve' takes it (512M, 2G). --threads 2 solves each deal with two threads, as 'solver solve
---threads 2': the exhaustive search alone runs beside the usual one, to the same limits and
+--threads 2': a second search runs beside the usual one, to the same limits and
 within the same memory. It is meant for a retry of the unknown deals at longer limits: on a
 range of quick deals --workers already keeps every core busy. Each worker runs two threads, so
 the default --workers is then one per two cores; an explicit --workers N runs 2N threads.
@@ -64,8 +64,8 @@ def add_arguments(parser) -> None:
                         help="memory for the search's tables per deal and worker: MiB (2048) or "
                              "a size with a unit (512M, 2G) (default: solve()'s, 1G)")
     parser.add_argument("--threads", type=int, choices=(1, 2), default=1,
-                        help="threads per deal: 2 runs the exhaustive search alone beside the usual "
-                             "one, as 'solver solve --threads 2' (default: %(default)s)")
+                        help="threads per deal: 2 runs a second search beside the usual one, as "
+                             "'solver solve --threads 2' (default: %(default)s)")
     parser.add_argument("--chunk-size", metavar="N", type=int, default=DEFAULT_CHUNK_SIZE,
                         help="deals per task handed to a worker (default: %(default)s)")
     parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
