@@ -178,14 +178,13 @@ def _solve_two_threads(g, d, inner: bool, *, max_nodes, timeout, max_memory, pru
     gate = threading.Lock()         # orders the second search's start against the first's end
     state = {"cancelled": False, "started": False}
 
-    kind = second_search(g, d, prune)
-
     def second():
         wake.wait(delay)
         with gate:
             if state["cancelled"] or shared.stopped:
                 return                                    # decided (or interrupted) meanwhile
             state["started"] = True
+        kind = second_search(g, d, prune)      # worked out only where the second search runs
         box["start"] = time.perf_counter() - t0
         left = None if timeout is None else timeout - box["start"]
         if left is not None and left <= 0:
