@@ -131,6 +131,11 @@ static uint64_t rng_next(uint64_t *x) {
     return *x * 0x2545F4914F6CDD1DULL;
 }
 
+int search_random_lines(const GameOps *ops, const void *deal, unsigned prune) {
+    return (prune & PRUNE_RANDOM_LINES) && ops->sealed && ops->random_lines &&
+           ops->random_lines(deal);
+}
+
 /* The generator's seed for round k's random lines: seed 0 gives the lines every run has made
  * since random-lines was built; another seed mixes into it, so that its lines are other ones. */
 static uint64_t round_seed(uint64_t seed, int k) {
@@ -371,8 +376,7 @@ int search_run(const GameOps *ops, const void *deal, const void *start, const Se
      * as nested counts what the wide one of its rule set took. */
     uint64_t used[MAX_MODES * MAX_TWINS] = {0};
     int order[MAX_MODES * MAX_TWINS];
-    int randoms = (lim->prune & PRUNE_RANDOM_LINES) && ops->sealed && ops->random_lines &&
-                  ops->random_lines(deal);
+    int randoms = search_random_lines(ops, deal, lim->prune);
     /* SearchLimits.lines_only: the rounds are the random lines alone (docs/solver.md, "Two
      * threads", *Other lines*). */
     int lines_only = randoms && lim->lines_only;

@@ -74,6 +74,10 @@ typedef struct SearchResult {
     int n_steps;
 } SearchResult;
 
+/* Whether a search of this deal under these rules begins its probe rounds with random lines
+ * (PRUNE_RANDOM_LINES, where the game has them), so that SearchLimits.seed and lines_only
+ * matter. */
+int search_random_lines(const GameOps *ops, const void *deal, unsigned prune);
 int search_run(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
                SearchResult *out);
 

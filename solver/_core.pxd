@@ -18,8 +18,6 @@ cdef extern from "core.h":
         int (*level)(const void *deal, const void *state) noexcept nogil
         int (*choice_cost)(const void *deal, const void *state, int mode) noexcept nogil
         int probe_modes
-        int (*sealed)(const void *deal, const void *state) noexcept nogil
-        int (*random_lines)(const void *deal) noexcept nogil
         int modes_nested
         int wide_mode
     int MAX_MOVES
@@ -94,6 +92,7 @@ cdef extern from "search.h":
     enum:
         PLAIN_GENERIC_DFS
         PLAIN_NO_PREFETCH
+    int search_random_lines(const GameOps *ops, const void *deal, unsigned prune) nogil
     int search_run(const GameOps *ops, const void *deal, const void *start, const SearchLimits *lim,
                    SearchResult *out) nogil
     double search_clock() nogil

@@ -202,8 +202,7 @@ cdef class CoreGame:
         """Whether a search of this deal under ``prune`` begins its probe rounds with random
         lines (random-lines: the game has them and the rule is on), so that its ``seed``
         matters."""
-        return bool((prune & PRUNE_RANDOM_LINES) and self.ops.sealed != NULL and
-                    self.ops.random_lines != NULL and self.ops.random_lines(self.deal))
+        return bool(search_random_lines(self.ops, self.deal, prune))
 
     def search_steps(self, uint64_t max_nodes=0, double max_seconds=0.0, size_t max_bytes=1 << 30,
                      unsigned prune=PRUNE_ALL, int plain=0, int root_walk_cap=0,
