@@ -140,22 +140,22 @@ def run_both(builds: dict, game: str, deals: list, timeout: float, memory: int,
         def read(name: str) -> None:   # each build's rows as they come, so neither pipe fills
             for line in procs[name].stdout:
                 take(name, line)
+
+        readers = [threading.Thread(target=read, args=(name,), daemon=True) for name in builds]
     else:
-        def read(name: str) -> None:   # one thread drives both builds in turn
-            if name != next(iter(builds)):
-                return
+        def drive() -> None:           # one thread drives both builds in turn, deal by deal
             for deal in deals:
-                for n, p in procs.items():
+                for name, p in procs.items():
                     p.stdin.write(f"{deal}\n")
                     p.stdin.flush()
                     line = p.stdout.readline()
                     if not line:
                         return
-                    take(n, line)
+                    take(name, line)
             for p in procs.values():
                 p.stdin.close()
 
-    readers = [threading.Thread(target=read, args=(name,), daemon=True) for name in builds]
+        readers = [threading.Thread(target=drive, daemon=True)]
     for t in readers:
         t.start()
     try:
