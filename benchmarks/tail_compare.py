@@ -14,7 +14,9 @@ it reports the ``--rank``-th slowest deal's core seconds (an undecided deal coun
 slowest; on the slowest few hundred deals of 10,000 the 100th-slowest is about the bench's 99th
 percentile), the unknown deals, the deals over ``--over`` seconds, and the seconds on the deals
 both decided; then the deals only one build decided. Two verdicts for one deal are a bug: they
-are listed, and the exit status is 1.
+are listed, and the exit status is 1. Each build's commit (as ``solver bench`` records its own:
+the checkout's, or the one a ``git archive`` of the sources wrote into ``solver/_commit.py``;
+unknown for a copy made otherwise) is asked of its interpreter and recorded beside its path.
 """
 from __future__ import annotations
 
@@ -41,6 +43,26 @@ for text in sys.stdin:
         r = solve(game, number, timeout=timeout, max_memory=memory, line=False, threads=threads)
         print(json.dumps([number, r.verdict.value, r.stats.nodes, r.stats.seconds]), flush=True)
 """
+
+
+COMMIT_WORKER = r"""
+import json
+from solver.bench import git_commit
+print(json.dumps(git_commit()))
+"""
+
+
+def build_commit(python: str) -> dict:
+    """The commit of the solver that ``python`` imports, as solver.bench.git_commit gives it
+    ({"commit", "dirty"}; nulls where it cannot tell, or where the interpreter fails)."""
+    try:
+        done = subprocess.run([python, "-c", COMMIT_WORKER], capture_output=True, text=True,
+                              cwd="/", timeout=60)
+        if done.returncode == 0:
+            return json.loads(done.stdout)
+    except (OSError, subprocess.SubprocessError, ValueError):
+        pass
+    return {"commit": None, "dirty": None}
 
 
 def size(text: str) -> int:
@@ -107,6 +129,15 @@ def markdown(report: dict) -> str:
                      f"{b['both_decided_seconds']:.1f} | {alone} |")
     lines.append("")
     lines.append("Two verdicts for one deal: " + (", ".join(map(str, s["disagree"])) or "none") + ".")
+    commits = st.get("commits")
+    if commits:
+        def named(c: dict) -> str:
+            if not c.get("commit"):
+                return "commit unknown"
+            return c["commit"][:7] + (" with uncommitted changes" if c.get("dirty") else "")
+        lines.append("")
+        lines.append("Builds: " + "; ".join(f"{name} {named(commits[name])} ({st['builds'][name]})"
+                                           for name in commits) + ".")
     return "\n".join(lines) + "\n"
 
 
@@ -228,13 +259,14 @@ def main(argv=None) -> int:
         if python is None:
             parser.error(f"--{name}: no interpreter {getattr(args, name)!r}")
         builds[name] = os.path.abspath(python)     # the workers run in /
+    commits = {name: build_commit(python) for name, python in builds.items()}
     started = time.time()
     rows, interrupted = run_both(builds, args.game, deals, args.timeout, args.max_memory,
                                  args.threads)
     report = {"settings": {"game": args.game, "source": source_text, "deals": deals,
                            "timeout": args.timeout, "max_memory": args.max_memory,
                            "threads": args.threads, "rank": args.rank, "over": args.over,
-                           "builds": builds},
+                           "builds": builds, "commits": commits},
               "machine": {"python": platform.python_version()},
               "rows": {name: [rows[name][d] for d in deals if d in rows[name]] for name in rows},
               "summary": summary(rows, args.rank, args.over),

@@ -385,8 +385,14 @@ def test_tail_compare_runs_both_builds_on_each_deal_once(tmp_path, capsys, threa
         assert {r[1] for r in report["rows"][name]} == {"winnable"}   # greedy wins, both
     assert report["summary"]["both_decided"] == 2
     assert report["settings"]["threads"] == threads
+    # Each build's commit, asked of its own interpreter: here this process's solver.
+    from solver.bench import git_commit
+    mine = git_commit()
+    assert report["settings"]["commits"] == {"baseline": mine, "candidate": mine}
     table = capsys.readouterr().out
     assert "| baseline |" in table
+    named = mine["commit"][:7] if mine["commit"] else "commit unknown"
+    assert f"Builds: baseline {named}" in table
     assert ("both builds at once" in table) == (threads == 1)
     assert ("2 threads a deal, the builds in turn" in table) == (threads == 2)
 
