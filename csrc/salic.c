@@ -639,6 +639,7 @@ typedef struct {
 typedef struct {
     MemoEntry *slot;                /* a power of two of them, or NULL: no memo */
     size_t mask;                    /* their number less one */
+    uint64_t salt;                  /* even, mixed into every hash: this search's (memo_take) */
 } RoomMemo;
 
 /* The signature of a test: visits, the number of piles (and of pairs of piles sharing a queen,
@@ -725,6 +726,12 @@ static uint64_t signature_hash(const uint8_t *sig, int n) {
 #define POINT_DEPTH 2
 #endif
 
+/* A signature's hash in this memo: odd, so never an empty slot's 0, and with the memo's salt,
+ * so that an entry a search before this one left (memo_take) never matches. */
+static inline uint64_t memo_hash(const RoomMemo *memo, const uint8_t *sig, int n) {
+    return signature_hash(sig, n) ^ memo->salt;
+}
+
 static int memo_holds(const MemoEntry *e, uint64_t h, const uint8_t *sig, int n) {
     return e->hash == h && e->len == n && memcmp(e->sig, sig, (size_t)n) == 0;
 }
@@ -737,7 +744,7 @@ static inline MemoEntry *memo_set(const RoomMemo *memo, uint64_t h) {
 /* The entry holding sig, or NULL.  A hit in the second way swaps the two (least recently used
  * last). */
 static const MemoEntry *memo_find(const RoomMemo *memo, const uint8_t *sig, int n, uint64_t *h) {
-    *h = signature_hash(sig, n);
+    *h = memo_hash(memo, sig, n);
     MemoEntry *w = memo_set(memo, *h);
     if (memo_holds(&w[0], *h, sig, n)) return &w[0];
     if (memo_holds(&w[1], *h, sig, n)) {
@@ -1075,7 +1082,7 @@ static inline __attribute__((always_inline)) int walk(const Grid *g, int *budget
             if (memo && saved[0].left - saved[depth].left <= POINT_DEPTH &&
                 (depth > 0 || pt.left < g->pt.left)) {   /* the raw origin: grid_test's entry */
                 int n = point_signature(g, &saved[depth], -1, sig);
-                if (n > 0) memo_put(memo, signature_hash(sig, n), sig, n, 1, 0);
+                if (n > 0) memo_put(memo, memo_hash(memo, sig, n), sig, n, 1, 0);
             }
             if (depth == 0) {
                 if (track) *least = low;
@@ -1657,10 +1664,99 @@ typedef struct {
     Witness wit[2];                 /* the near zone's last paths: without, with stuck stock */
 } RoomStats;
 
-/* GameOps.scratch_free: the room memo goes with the search. */
+/* Room memos kept between searches (docs/solver.md, "deep-room", *Room memo*, "Kept"): a
+ * search that makes a memo takes one of its size from here if there is one, and gives it back
+ * when it ends, so that only the first search of a process that makes one pays for its pages
+ * (the kernel's first touch of each).  What an earlier search left in it never matches: each
+ * search salts its hashes (memo_hash) with a number of its own, and to memo_find and memo_put
+ * an entry of another salt is as an empty slot.  Each place holds one atomic pointer to a
+ * KeptMemo that no one else can see while it is there: taken by exchanging it for NULL, given
+ * by a compare-and-swap from NULL (no lock, which a fork in the middle could leave held).
+ * -DMEMO_KEEP=0 builds the search that frees its memo. */
+#ifndef MEMO_KEEP
+#define MEMO_KEEP 2
+#endif
+typedef struct {
+    MemoEntry *slot;
+    size_t slots;
+} KeptMemo;
+static KeptMemo *memo_kept[MEMO_KEEP > 0 ? MEMO_KEEP : 1];
+static uint64_t memo_searches;
+
+/* A memo of slots slots for a new search, and its salt (even: hashes stay odd). */
+static MemoEntry *memo_take(size_t slots, uint64_t *salt) {
+    *salt = (__atomic_add_fetch(&memo_searches, 1, __ATOMIC_RELAXED) * 0x9E3779B97F4A7C15ULL) << 1;
+    for (int i = 0; i < MEMO_KEEP; i++) {
+        KeptMemo *k = __atomic_exchange_n(&memo_kept[i], NULL, __ATOMIC_ACQUIRE);
+        if (!k) continue;
+        if (k->slots == slots) {
+            MemoEntry *m = k->slot;
+            free(k);
+            return m;
+        }
+        KeptMemo *none = NULL;             /* another size: back in its place, or freed */
+        if (!__atomic_compare_exchange_n(&memo_kept[i], &none, k, 0, __ATOMIC_RELEASE,
+                                         __ATOMIC_RELAXED)) {
+            free(k->slot);
+            free(k);
+        }
+    }
+    return calloc(slots, sizeof(MemoEntry));
+}
+
+/* A search's memo, at its end: kept where there is a free place, else freed. */
+static void memo_give(MemoEntry *m, size_t slots) {
+    KeptMemo *k = MEMO_KEEP > 0 ? malloc(sizeof *k) : NULL;
+    if (k) {
+        k->slot = m;
+        k->slots = slots;
+        for (int i = 0; i < MEMO_KEEP; i++) {
+            KeptMemo *none = NULL;
+            if (__atomic_compare_exchange_n(&memo_kept[i], &none, k, 0, __ATOMIC_RELEASE,
+                                            __ATOMIC_RELAXED))
+                return;
+        }
+        free(k);
+    }
+    free(m);
+}
+
+size_t salic_memo_release(void) {
+    size_t bytes = 0;
+    for (int i = 0; i < MEMO_KEEP; i++) {
+        KeptMemo *k = __atomic_exchange_n(&memo_kept[i], NULL, __ATOMIC_ACQUIRE);
+        if (!k) continue;
+        bytes += k->slots * sizeof(MemoEntry);
+        free(k->slot);
+        free(k);
+    }
+    return bytes;
+}
+
+int salic_memo_keep_check(void) {
+    enum { SLOTS = 1024 };
+    uint8_t sig[3] = {7, 0x5a, 3};
+    uint64_t h;
+    int got = 0;
+    RoomMemo memo = {NULL, SLOTS - 1, 0};
+    memo.slot = memo_take(SLOTS, &memo.salt);
+    if (!memo.slot) return -2;
+    MemoEntry *first = memo.slot;
+    memo_put(&memo, memo_hash(&memo, sig, 3), sig, 3, 1, 7);
+    if (memo_find(&memo, sig, 3, &h)) got |= 4;          /* its own search finds it */
+    memo_give(memo.slot, SLOTS);
+    memo.slot = memo_take(SLOTS, &memo.salt);          /* the next search's */
+    if (!memo.slot) return -2;
+    if (memo.slot == first) got |= 1;                   /* kept */
+    if (memo_find(&memo, sig, 3, &h)) got |= 2;          /* an earlier search's entry: never */
+    free(memo.slot);                                   /* not kept: leaves the places as they were */
+    return got;
+}
+
+/* GameOps.scratch_free: the room memo goes back (memo_give) with the search. */
 static void free_scratch(void *scratch) {
     RoomStats *st = scratch;
-    free(st->memo.slot);
+    if (st->memo.slot) memo_give(st->memo.slot, st->memo.mask + 1);
     st->memo.slot = NULL;
     seen_free(&st->seen);
     st->head.memo_held = 0;
@@ -1692,7 +1788,7 @@ static int is_dead(const void *dv, void *sv, unsigned prune, MoveCode via, void 
     if (!st->memo.slot && st->head.memo_bytes && st->room.offered == DEEP_AFTER + 1) {
         size_t slots;
         memo_split(st->head.memo_bytes, &slots, &st->seen.max_slots);
-        st->memo.slot = slots ? calloc(slots, sizeof(MemoEntry)) : NULL;
+        st->memo.slot = slots ? memo_take(slots, &st->memo.salt) : NULL;
         /* Beside another search (threads=2), 2 MiB pages (table.h, advise_huge): with 4 KiB
          * ones the first writes to the fresh memo cost an interrupt to the other core each, and
          * PySol Glencoe 770 took 1.38 s instead of 0.38 s.  Alone, no: 2 MiB pages make the

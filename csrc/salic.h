@@ -66,6 +66,12 @@ int salic_room_memo_check(const SalicDeal *d, const SalicState *s, int deep, int
 int salic_room_witness_check(const SalicDeal *d, const SalicState *s, int reset, int stock);
 /* Test hook: the room memo's two ways, on a memo of one pair of slots (salic.c). */
 int salic_memo_ways_check(const int *ops, int n, int *out);
+/* Test hook (docs/solver.md, "deep-room", *Room memo*, "Kept"): a memo taken, an entry put in,
+ * given back and taken again as the next search's; returns 1 if the same memo came back, + 2 if
+ * the next search found the entry (it must not), + 4 if its own search found it; -2 no memory. */
+int salic_memo_keep_check(void);
+/* Free the room memos kept between searches; returns their bytes. */
+size_t salic_memo_release(void);
 
 extern const GameOps SALIC_OPS;
 

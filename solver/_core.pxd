@@ -122,6 +122,8 @@ cdef extern from "salic.h":
     int salic_room_witness_check(const SalicDeal *d, const SalicState *s, int reset,
                                  int stock) nogil
     int salic_memo_ways_check(const int *ops, int n, int *out) nogil
+    int salic_memo_keep_check() nogil
+    size_t salic_memo_release() nogil
     const GameOps SALIC_OPS
 
 cdef extern from "banner.h":

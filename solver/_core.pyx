@@ -476,6 +476,22 @@ cdef class CorePosition:
         return {"stock": b.trace[15], "values": [b.trace[i] for i in range(n)]}
 
 
+def memo_keep_check():
+    """For the tests: a room memo taken, an entry put in, given back and taken again as the next
+    search's (csrc/salic.c, memo_take): (the same memo came back, the next search found the
+    entry, its own search found it)."""
+    cdef int rc = salic_memo_keep_check()
+    if rc < 0:
+        raise MemoryError()
+    return bool(rc & 1), bool(rc & 2), bool(rc & 4)
+
+
+def release_kept_memos():
+    """Free the room memos the Salic searches keep between searches (docs/solver.md,
+    "deep-room", *Room memo*, "Kept"); returns their bytes (0: none was kept)."""
+    return salic_memo_release()
+
+
 def memo_ways(list ops):
     """For the tests: the Salic room memo's replacement on a memo of one pair of slots. Each op
     is ("put", v) or ("find", v) for a small signature v (0..255); returns, per op, whether a

@@ -96,6 +96,14 @@ def random_lines(game: Game, deal: Deal, prune=True) -> bool:
     return core_game(game, deal).random_lines(_flags(prune))
 
 
+def release_kept_memory() -> int:
+    """Free what the searches keep between them: the room memos of the Salic family (up to two,
+    each within the memory bound of the search that made it, at most 224 MiB; docs/solver.md,
+    "deep-room", *Room memo*, "Kept"). Returns the bytes freed. The next search that needs a
+    memo makes one again; nothing else changes."""
+    return _core.release_kept_memos()
+
+
 def run(game: Game, deal: Deal, *, max_nodes=None, timeout=None, max_memory=None,
         prune=True, prefix=(), line=True, probes=True, shared=None, seed=0,
         lines_only=False) -> Result:
