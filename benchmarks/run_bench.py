@@ -10,7 +10,6 @@ printed too. Any other option of ``solver bench --help`` can follow and is passe
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
@@ -21,21 +20,14 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def arguments(argv: "list[str]") -> "list[str]":
-    """The ``solver bench`` command line for ``argv``."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("games", nargs="*", metavar="GAME")
-    parser.add_argument("--deals", default="1..10000")
-    parser.add_argument("--timeout", default="60")
-    parser.add_argument("--max-memory", default="2G")
-    parser.add_argument("--reference-nodes", default="10000")
-    parser.add_argument("--reference-deals", default="200")
-    parser.add_argument("--jobs", default=str(os.cpu_count() or 1))
-    parser.add_argument("--out", default=str(RESULTS))
-    known, extra = parser.parse_known_args(argv)
-    return ["bench", *known.games, "--deals", known.deals, "--timeout", known.timeout,
-            "--max-memory", known.max_memory, "--reference-nodes", known.reference_nodes,
-            "--reference-deals", known.reference_deals, "--jobs", known.jobs,
-            "--out", known.out, *extra]
+    """The ``solver bench`` command line for ``argv``: the issue's settings, then ``argv``.
+    ``solver bench``'s own parser reads the games and every option, and keeps the last of an
+    option given twice, so ``argv``'s win. (Until the fiftieth session this script parsed
+    ``argv`` itself and passed on what it did not know; an option with a value it did not know,
+    such as ``--threads 2``, then lost its value to the games when no game was named.)"""
+    return ["bench", "--deals", "1..10000", "--timeout", "60", "--max-memory", "2G",
+            "--reference-nodes", "10000", "--reference-deals", "200",
+            "--jobs", str(os.cpu_count() or 1), "--out", str(RESULTS), *argv]
 
 
 if __name__ == "__main__":

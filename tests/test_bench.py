@@ -315,6 +315,21 @@ def test_git_commit_in_the_checkout_and_from_an_archive(tmp_path, monkeypatch):
     assert bench.git_commit(tmp_path) == {"commit": None, "dirty": None}
 
 
+# -- benchmarks/run_bench.py --------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv, games", [
+    (["--timeout", "2", "--threads", "2", "--jobs", "1"], []),
+    (["banner", "--threads", "2", "clover", "--timeout", "2", "--jobs", "1"], ["banner", "clover"]),
+])
+def test_run_bench_passes_every_option_on_with_or_without_games(argv, games):
+    """The issue's settings unless argv says otherwise, and an option run_bench does not know
+    keeps its value (``--threads 2`` with no game named was read as a game "2")."""
+    args = parse_args(load_script("run_bench").arguments(argv))
+    assert args.command == "bench" and args.games == games
+    assert (args.threads, args.timeout, args.jobs) == (2, 2.0, 1)
+    assert (args.deals, args.max_memory, args.reference_deals) == ("1..10000", 2 << 30, 200)
+
+
 # -- benchmarks/compare_builds.py ----------------------------------------------------------------
 
 def test_compare_builds_reads_percentiles_like_solver_bench():
