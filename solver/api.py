@@ -19,6 +19,9 @@ def solve(game, deal, *, max_nodes: int | None = None, timeout: float | None = N
     ``deal`` is a deal number, ``"msN"`` or a :class:`~solver.deals.Deal`. Limits:
     ``max_nodes`` positions, ``timeout`` seconds, ``max_memory`` bytes for the search's tables
     (the transposition table and the cache and memo it keeps beside it; default 1 GiB); reaching one gives ``Verdict.UNKNOWN`` with ``reason`` set.
+    The Salic games' room memo outlives the search: up to two are kept for the next searches of
+    the process, which then do not pay for making one (``solver.core.release_kept_memory()``
+    frees them).
     ``prune=True`` uses the default rules (``solver.core.DEFAULT_RULES``: all but
     ``banner-reach``), ``prune=False`` turns every pruning rule off (docs/solver.md); an int
     selects rules by bit (``solver.core.PRUNING_RULES``). ``line=False`` skips building the
