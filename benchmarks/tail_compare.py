@@ -2,7 +2,7 @@
 
     python benchmarks/tail_compare.py --baseline OLD/bin/python --candidate NEW/bin/python \\
         GAME (--bench RESULT.json [--min-nodes 20000] | --list FILE) [--timeout 2]
-        [--max-memory 2G] [--threads 1] [--rank 100] [--over 0.1] [--json PATH]
+        [--max-memory 2G] [--threads 1] [--seeds 0] [--rank 100] [--over 0.1] [--json PATH]
         [--markdown PATH]
 
 The deals are those a saved ``solver bench`` run (``--bench``, its JSON) left unknown or
@@ -17,6 +17,13 @@ both decided; then the deals only one build decided. Two verdicts for one deal a
 are listed, and the exit status is 1. Each build's commit (as ``solver bench`` records its own:
 the checkout's, or the one a ``git archive`` of the sources wrote into ``solver/_commit.py``;
 unknown for a copy made otherwise) is asked of its interpreter and recorded beside its path.
+
+Where the search begins its probe rounds with random lines (the PySol profiles), a deal's time
+is partly luck: which lines the generator draws. A change to the order of work draws other
+lines, so one run of each build compares luck as much as the change. ``--seeds 0,1,2,3`` runs
+every deal once with each seed (``solve(seed=...)``; 0 is the usual search) and reports the
+figures over all the runs, the rank-th slowest read per seed (the rank times the seeds over
+all of them), and each seed's own line beside them, so that the spread shows.
 """
 from __future__ import annotations
 
@@ -38,10 +45,15 @@ WORKER = r"""
 import json, sys
 from solver import solve
 game, timeout, memory, threads = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+seeds = [int(s) for s in sys.argv[5].split(",")]
 for text in sys.stdin:
     for number in map(int, text.split()):
-        r = solve(game, number, timeout=timeout, max_memory=memory, line=False, threads=threads)
-        print(json.dumps([number, r.verdict.value, r.stats.nodes, r.stats.seconds]), flush=True)
+        for seed in seeds:
+            kw = {"seed": seed} if seed else {}       # a build before solve(seed=) runs seed 0
+            r = solve(game, number, timeout=timeout, max_memory=memory, line=False,
+                      threads=threads, **kw)
+            row = [number, r.verdict.value, r.stats.nodes, r.stats.seconds]
+            print(json.dumps(row + [seed] if seeds != [0] else row), flush=True)
 """
 
 
@@ -79,6 +91,27 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+def seed_list(text: str) -> list:
+    """--seeds: seeds from 0 to 2**64 - 1, comma-separated, each once."""
+    try:
+        seeds = [int(t) for t in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of seeds: {text!r}") from None
+    if not seeds or any(not 0 <= s < 1 << 64 for s in seeds) or len(set(seeds)) < len(seeds):
+        raise argparse.ArgumentTypeError(f"seeds must be distinct ints from 0 to 2**64 - 1: "
+                                         f"{text!r}")
+    return seeds
+
+
+def run_key(row: list):
+    """A run's key among a build's rows: its deal, or (deal, seed) where the rows have seeds."""
+    return row[0] if len(row) == 4 else (row[0], row[4])
+
+
+def run_name(key) -> str:
+    return str(key) if not isinstance(key, tuple) else f"{key[0]} (seed {key[1]})"
+
+
 def slow_deals(bench: dict, game: str, min_nodes: int) -> list:
     """The deals of ``game`` in a saved bench that were unknown or took over min_nodes nodes."""
     cols = bench["deal_columns"]
@@ -88,8 +121,8 @@ def slow_deals(bench: dict, game: str, min_nodes: int) -> list:
 
 
 def summary(rows: dict, rank: int, over: float) -> dict:
-    """Both builds' figures from their rows ({build: {deal: [deal, verdict, nodes, seconds]}}),
-    over the deals both ran."""
+    """Both builds' figures from their rows ({build: {key: [deal, verdict, nodes, seconds]}},
+    the key run_key's: with seeds a run is a deal and a seed), over the runs both made."""
     names = list(rows)
     common = sorted(set.intersection(*(set(rows[n]) for n in names)))
     decided = {n: {d for d in common if rows[n][d][1] != "unknown"} for n in names}
@@ -110,25 +143,51 @@ def summary(rows: dict, rank: int, over: float) -> dict:
     return out
 
 
+def seed_summaries(rows: dict, seeds: list, rank: int, over: float) -> dict:
+    """summary() of each seed's runs alone: {seed: summary}."""
+    return {seed: summary({name: {k: r for k, r in runs.items() if k[1] == seed}
+                           for name, runs in rows.items()}, rank, over)
+            for seed in seeds}
+
+
+def rank_cell(r) -> str:
+    """A rank_seconds figure as the table shows it."""
+    return "-" if r is None else r if isinstance(r, str) else f"{r:.3f}"
+
+
 def markdown(report: dict) -> str:
     s, st = report["summary"], report["settings"]
-    rank = st["rank"]
-    lines = [f"{st['game']}, {s['deals']} deals ({st['source']}), {st['timeout']:g} s and "
+    seeds = st.get("seeds", [0])
+    rank = st["rank"] * len(seeds)
+    runs = f"{s['deals']} deals" if len(seeds) == 1 else \
+        f"{s['deals']} runs: {s['deals'] // len(seeds)} deals × seeds {', '.join(map(str, seeds))}"
+    lines = [f"{st['game']}, {runs} ({st['source']}), {st['timeout']:g} s and "
              f"{st['max_memory'] / (1 << 30):g} GiB per deal, "
              + ("both builds at once" if st.get("threads", 1) == 1 else
                 f"{st['threads']} threads a deal, the builds in turn")
              + "; core seconds.",
-             "", f"| build | {ordinal(rank)}-slowest s | unknown | over {st['over']:g} s | "
-             f"seconds on the {s['both_decided']} deals both decided | decided by it alone |",
+             "", f"| build | {ordinal(rank)}-slowest s"
+             + (f" ({ordinal(st['rank'])} per seed)" if len(seeds) > 1 else "")
+             + f" | unknown | over {st['over']:g} s | "
+             f"seconds on the {s['both_decided']} {'deals' if len(seeds) == 1 else 'runs'} both "
+             f"decided | decided by it alone |",
              "|---|--:|--:|--:|--:|---|"]
     for name, b in s["builds"].items():
-        r = b["rank_seconds"]
-        r = "-" if r is None else r if isinstance(r, str) else f"{r:.3f}"
-        alone = ", ".join(map(str, b["only_decided"])) or "-"
-        lines.append(f"| {name} | {r} | {b['unknown']} | {b['over']} | "
+        alone = ", ".join(map(run_name, b["only_decided"])) or "-"
+        lines.append(f"| {name} | {rank_cell(b['rank_seconds'])} | {b['unknown']} | {b['over']} | "
                      f"{b['both_decided_seconds']:.1f} | {alone} |")
+    if len(seeds) > 1:
+        lines += ["", f"Each seed alone (its {ordinal(st['rank'])}-slowest deal; unknown; over "
+                      f"{st['over']:g} s; seconds on the deals both decided):", ""]
+        for seed, one in report["seed_summaries"].items():
+            cells = []
+            for name, b in one["builds"].items():
+                cells.append(f"{name} {rank_cell(b['rank_seconds'])} s, {b['unknown']}, {b['over']}, "
+                             f"{b['both_decided_seconds']:.1f} s")
+            lines.append(f"- seed {seed}: " + "; ".join(cells))
     lines.append("")
-    lines.append("Two verdicts for one deal: " + (", ".join(map(str, s["disagree"])) or "none") + ".")
+    lines.append("Two verdicts for one deal: " + (", ".join(map(run_name, s["disagree"])) or "none")
+                 + ".")
     commits = st.get("commits")
     if commits:
         def named(c: dict) -> str:
@@ -142,25 +201,26 @@ def markdown(report: dict) -> str:
 
 
 def run_both(builds: dict, game: str, deals: list, timeout: float, memory: int,
-             threads: int = 1) -> dict:
-    """Each build over every deal, each in a process of its own, a progress line on stderr:
-    ({build: {deal: row}}, interrupted). With one thread a deal the two processes run at once;
-    with two, in turn, deal by deal (baseline, then candidate), so that a deal has both cores.
-    A Ctrl-C stops both and keeps the rows so far."""
+             threads: int = 1, seeds: tuple = (0,)) -> dict:
+    """Each build over every deal (with each seed), each in a process of its own, a progress
+    line on stderr: ({build: {key: row}}, interrupted), the key run_key's. With one thread a
+    deal the two processes run at once; with two, in turn, deal by deal (baseline, then
+    candidate), so that a deal has both cores. A Ctrl-C stops both and keeps the rows so far."""
     procs = {name: subprocess.Popen([python, "-c", WORKER, game, str(timeout), str(memory),
-                                     str(threads)],
+                                     str(threads), ",".join(map(str, seeds))],
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                     cwd="/")
              for name, python in builds.items()}
     rows = {name: {} for name in builds}
 
     def progress() -> None:
-        print(f"\r{'  '.join(f'{n}: {len(rows[n])}/{len(deals)}' for n in builds)} deals",
-              end="", file=sys.stderr, flush=True)
+        total = len(deals) * len(seeds)
+        print(f"\r{'  '.join(f'{n}: {len(rows[n])}/{total}' for n in builds)} "
+              f"{'deals' if len(seeds) == 1 else 'runs'}", end="", file=sys.stderr, flush=True)
 
     def take(name: str, line: str) -> None:
         row = json.loads(line)
-        rows[name][row[0]] = row
+        rows[name][run_key(row)] = row
         progress()
 
     if threads == 1:
@@ -179,10 +239,11 @@ def run_both(builds: dict, game: str, deals: list, timeout: float, memory: int,
                 for name, p in procs.items():
                     p.stdin.write(f"{deal}\n")
                     p.stdin.flush()
-                    line = p.stdout.readline()
-                    if not line:
-                        return
-                    take(name, line)
+                    for _ in seeds:
+                        line = p.stdout.readline()
+                        if not line:
+                            return
+                        take(name, line)
             for p in procs.values():
                 p.stdin.close()
 
@@ -224,8 +285,13 @@ def main(argv=None) -> int:
     parser.add_argument("--threads", type=int, choices=(1, 2), default=1,
                         help="threads per deal (solve(threads=...)); with 2 the builds take "
                              "the deals in turn, not at once (default 1)")
+    parser.add_argument("--seeds", type=seed_list, default=[0],
+                        help="run each deal once with each of these random-line seeds, "
+                             "comma-separated (solve(seed=...); 0 the usual search): figures "
+                             "over all the runs and per seed (default 0)")
     parser.add_argument("--rank", type=int, default=100,
-                        help="report the rank-th slowest deal (default 100)")
+                        help="report the rank-th slowest deal; with several seeds, per seed "
+                             "(the rank times the seeds over all the runs) (default 100)")
     parser.add_argument("--over", type=float, default=0.1,
                         help="count the deals over this many seconds (default 0.1)")
     parser.add_argument("--json", help="also write the rows and figures to this file")
@@ -260,16 +326,21 @@ def main(argv=None) -> int:
             parser.error(f"--{name}: no interpreter {getattr(args, name)!r}")
         builds[name] = os.path.abspath(python)     # the workers run in /
     commits = {name: build_commit(python) for name, python in builds.items()}
+    order = {d: i for i, d in enumerate(deals)}
     started = time.time()
     rows, interrupted = run_both(builds, args.game, deals, args.timeout, args.max_memory,
-                                 args.threads)
+                                 args.threads, args.seeds)
     report = {"settings": {"game": args.game, "source": source_text, "deals": deals,
                            "timeout": args.timeout, "max_memory": args.max_memory,
-                           "threads": args.threads, "rank": args.rank, "over": args.over,
+                           "threads": args.threads, "seeds": args.seeds, "rank": args.rank,
+                           "over": args.over,
                            "builds": builds, "commits": commits},
               "machine": {"python": platform.python_version()},
-              "rows": {name: [rows[name][d] for d in deals if d in rows[name]] for name in rows},
-              "summary": summary(rows, args.rank, args.over),
+              "rows": {name: sorted(rows[name].values(), key=lambda r: (order[r[0]], r[4:]))
+                       for name in rows},
+              "summary": summary(rows, args.rank * len(args.seeds), args.over),
+              "seed_summaries": seed_summaries(rows, args.seeds, args.rank, args.over)
+              if len(args.seeds) > 1 else {},
               "interrupted": interrupted, "seconds": time.time() - started}
     table = markdown(report)
     print(table, end="")

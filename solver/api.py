@@ -13,7 +13,7 @@ from .result import Result, Stats, Verdict
 
 def solve(game, deal, *, max_nodes: int | None = None, timeout: float | None = None,
           max_memory: int | None = None, prune: "bool | int" = True, line: bool = True,
-          inner: bool = True, threads: int = 1) -> Result:
+          inner: bool = True, threads: int = 1, seed: int = 0) -> Result:
     """Decide whether ``deal`` of ``game`` can be won.
 
     ``deal`` is a deal number, ``"msN"`` or a :class:`~solver.deals.Deal`. Limits:
@@ -41,6 +41,12 @@ def solve(game, deal, *, max_nodes: int | None = None, timeout: float | None = N
     win that one), returned with ``Result.via`` naming it.
     ``inner=False`` runs the game's own search alone, with the whole limits.
 
+    ``seed`` chooses the random lines where the game's search begins its probe rounds with
+    them (``random-lines``: the PySol profiles; elsewhere it changes nothing): 0, the default,
+    gives the lines every run makes; another value other ones, so the search, its time and its
+    winning line change, never its verdict where both decide. ``benchmarks/tail_compare.py
+    --seeds`` uses it to tell a change's effect from the luck of the lines.
+
     ``threads=2`` runs, beside the searches above, a second search of the game in a second
     thread, with the whole node limit and the time left: where the game's search begins its
     probe rounds with random lines (the PySol profiles), other random lines alone and then the
@@ -62,41 +68,43 @@ def solve(game, deal, *, max_nodes: int | None = None, timeout: float | None = N
             raise ValueError(f"{name} must be positive, got {value!r}")
     if threads not in (1, 2):
         raise ValueError(f"threads must be 1 or 2, got {threads!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
+        raise ValueError(f"seed must be an int from 0 to 2**64 - 1, got {seed!r}")
     limits = dict(max_nodes=max_nodes, timeout=timeout, max_memory=max_memory, prune=prune,
-                  line=line)
+                  line=line, seed=seed)
     if threads == 1:
         return _solve(g, d, inner, **limits)
     return _solve_two_threads(g, d, inner, **limits)
 
 
-def _solve(g, d, inner: bool, *, max_nodes, timeout, max_memory, prune, line,
+def _solve(g, d, inner: bool, *, max_nodes, timeout, max_memory, prune, line, seed=0,
            shared=None) -> Result:
     """The game's own search, then (inner) the inner game's with what it left, then the outer
     game's with what both left."""
     from . import core
     if not inner or (g.id not in INNER_GAME and g.id not in OUTER_GAME):
         return core.run(g, d, max_nodes=max_nodes, timeout=timeout, max_memory=max_memory,
-                        prune=prune, line=line, shared=shared)
+                        prune=prune, line=line, shared=shared, seed=seed)
     share = INNER_GAME[g.id][1] if g.id in INNER_GAME else 0
     own_nodes = max(1, int(max_nodes * (1 - share))) if max_nodes else None
     own_timeout = timeout * (1 - share) if timeout else None
     result = core.run(g, d, max_nodes=own_nodes, timeout=own_timeout, max_memory=max_memory,
-                      prune=prune, line=line, shared=shared)
+                      prune=prune, line=line, shared=shared, seed=seed)
     if result.verdict is not Verdict.UNKNOWN:
         return result
     if g.id in INNER_GAME:
         result = _nested(g, d, INNER_GAME[g.id][0], result, Verdict.WINNABLE, max_nodes=max_nodes,
                          timeout=timeout, max_memory=max_memory, prune=prune, line=line,
-                         shared=shared)
+                         seed=seed, shared=shared)
     if result.verdict is Verdict.UNKNOWN and g.id in OUTER_GAME:
         result = _nested(g, d, OUTER_GAME[g.id], result, Verdict.UNWINNABLE, max_nodes=max_nodes,
                          timeout=timeout, max_memory=max_memory, prune=prune, line=line,
-                         shared=shared)
+                         seed=seed, shared=shared)
     return result
 
 
 def _nested(g, d, other_id, result, proves, *, max_nodes, timeout, max_memory, prune, line,
-            shared) -> Result:
+            seed, shared) -> Result:
     """``result`` (UNKNOWN, the work so far on ``g``) after the search of the nested game
     ``other_id`` with what is left of the limits: that search's verdict ``proves`` (WINNABLE for
     an inner game, UNWINNABLE for an outer one) is ``g``'s too, with ``via`` naming it; any
@@ -114,7 +122,7 @@ def _nested(g, d, other_id, result, proves, *, max_nodes, timeout, max_memory, p
     try:
         found = core.run(other, Deal(other.id, d.cards, d.number), max_nodes=nodes_left,
                          timeout=time_left, max_memory=max_memory, prune=prune, line=line,
-                         shared=shared)
+                         shared=shared, seed=seed)
     except core.SearchInterrupted as interrupted:
         raise core.SearchInterrupted(replace(result, stats=_sum(result.stats,
                                                                 interrupted.result.stats),
@@ -138,14 +146,14 @@ SECOND_THREAD_DELAY = 0.002
 SECOND_SEED = 1
 
 
-def second_search(game, deal, prune=True) -> dict:
+def second_search(game, deal, prune=True, seed=0) -> dict:
     """threads=2: what the second thread's search is, as core.run's keywords.  Where the deal's
-    search has random lines (the PySol profiles), other random lines (SECOND_SEED) and no probes
-    or searches between rounds (lines_only), then the final search; elsewhere the exhaustive
-    search alone."""
+    search has random lines (the PySol profiles), other random lines (seed ^ SECOND_SEED: never
+    the first thread's seed) and no probes or searches between rounds (lines_only), then the
+    final search; elsewhere the exhaustive search alone."""
     from . import core
     lines = core.random_lines(game, deal, prune)
-    return dict(probes=lines, seed=SECOND_SEED if lines else 0, lines_only=lines)
+    return dict(probes=lines, seed=seed ^ SECOND_SEED if lines else 0, lines_only=lines)
 
 _second_threads = None          # (pid, ThreadPoolExecutor): threads kept for the second searches
 _second_threads_lock = threading.Lock()
@@ -165,7 +173,7 @@ def _second_thread_pool():
 
 
 def _solve_two_threads(g, d, inner: bool, *, max_nodes, timeout, max_memory, prune,
-                       line, delay: float = SECOND_THREAD_DELAY) -> Result:
+                       line, seed=0, delay: float = SECOND_THREAD_DELAY) -> Result:
     """threads=2 (docs/solver.md, "Two threads"): a second search of the game in a second thread,
     with the whole node limit but at most half the memory, beside _solve in this one; their
     tables share max_memory.  The second search is second_search()'s: other random lines where
@@ -187,7 +195,7 @@ def _solve_two_threads(g, d, inner: bool, *, max_nodes, timeout, max_memory, pru
             if state["cancelled"] or shared.stopped:
                 return                                    # decided (or interrupted) meanwhile
             state["started"] = True
-        kind = second_search(g, d, prune)      # worked out only where the second search runs
+        kind = second_search(g, d, prune, seed)    # worked out only where it runs
         box["start"] = time.perf_counter() - t0
         left = None if timeout is None else timeout - box["start"]
         if left is not None and left <= 0:
@@ -216,7 +224,7 @@ def _solve_two_threads(g, d, inner: bool, *, max_nodes, timeout, max_memory, pru
     worker = _second_thread_pool().submit(second)
     try:
         main = _solve(g, d, inner, max_nodes=max_nodes, timeout=timeout, max_memory=memory,
-                      prune=prune, line=line, shared=shared)
+                      prune=prune, line=line, seed=seed, shared=shared)
     except BaseException:
         if first_ended(True):
             _join(worker)

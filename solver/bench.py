@@ -42,7 +42,8 @@ class BenchSettings:
     the range also go through the reference search (None: all of them; 0: none). ``threads``
     is solve()'s (2: a second search beside the usual one, other random lines in the PySol
     profiles and the exhaustive search alone elsewhere; then no deal counts as greedily
-    winnable, since the statistics add up both threads' nodes)."""
+    winnable, since the statistics add up both threads' nodes). ``seed`` is solve()'s too (the
+    random lines' in the PySol profiles; 0 the usual search)."""
 
     games: tuple
     deals: range
@@ -54,6 +55,7 @@ class BenchSettings:
     replay_repeat: int = DEFAULT_REPLAY_REPEAT
     jobs: int = 1
     threads: int = 1
+    seed: int = 0
 
     def __post_init__(self):
         if not self.games:
@@ -68,6 +70,8 @@ class BenchSettings:
                                  f"expected a positive integer")
         if self.threads not in (1, 2):
             raise ValueError(f"bad thread count {self.threads!r}: expected 1 or 2")
+        if not 0 <= self.seed < 1 << 64:
+            raise ValueError(f"bad seed {self.seed!r}: expected an integer from 0 to 2**64 - 1")
         if self.reference_deals is not None and self.reference_deals < 0:
             raise ValueError(f"bad reference deal count {self.reference_deals!r}")
 
@@ -135,7 +139,8 @@ def measure_deal(game_id: str, number: int, settings: BenchSettings) -> DealReco
     started = time.perf_counter()
     try:
         result = solve(game.id, deal, max_nodes=settings.max_nodes, timeout=settings.timeout,
-                       max_memory=settings.max_memory, threads=settings.threads)
+                       max_memory=settings.max_memory, threads=settings.threads,
+                       seed=settings.seed)
     except SearchInterrupted:
         raise KeyboardInterrupt from None
     wall = time.perf_counter() - started
@@ -472,6 +477,7 @@ def markdown(report: dict) -> str:
         + (f", {s['max_nodes']} nodes" if s.get("max_nodes") else "")
         + f"; {s['jobs']} process{'es' if s['jobs'] != 1 else ''}"
         + (f", {s['threads']} threads each" if s.get("threads", 1) != 1 else "")
+        + (f", random-lines seed {s['seed']}" if s.get("seed") else "")
         + f". Run took {report['seconds']:.0f} s.",
         "",
     ]

@@ -128,6 +128,7 @@ def test_bench_markdown_has_a_row_per_game_in_each_table(bench_run):
     (["--deals", "1..2", "--jobs", "0"], "--jobs"),
     (["--deals", "1..2", "--threads", "3"], "--threads"),
     (["--deals", "1..2", "--max-memory", "512"], "512M"),
+    (["--deals", "1..2", "--seed", "-3"], "bad seed"),
 ])
 def test_bench_bad_input(run_solver, args, fragment):
     result = run_solver("bench", *args)
@@ -139,7 +140,7 @@ def test_bench_bad_input(run_solver, args, fragment):
 def test_bench_help_lists_every_option(run_solver):
     text = " ".join(run_solver("bench", "--help").stdout.split())
     for option in ("--deals", "--timeout", "--max-memory", "--max-nodes", "--reference-nodes",
-                   "--reference-deals", "--jobs", "--threads", "--out", "exit status",
+                   "--reference-deals", "--jobs", "--threads", "--seed", "--out", "exit status",
                    "130 interrupted"):
         assert option in text, option
 
@@ -192,6 +193,22 @@ def test_two_threads_give_the_same_verdicts_and_leave_out_the_greedy_figure(tmp_
     assert "2 threads each" in out and "No search / replay comparison with --threads 2" in out
     with pytest.raises(ValueError, match="thread count"):
         BenchSettings(("intrigue",), deals, threads=0)
+
+
+def test_bench_solves_each_deal_with_the_seed_and_records_it(tmp_path, capsys):
+    """--seed N: each deal as solve(seed=N) (PySol Glencoe 102: other nodes than seed 0's),
+    the seed in the JSON settings and the Markdown's first line."""
+    from solver.cli import main as cli_main
+    assert cli_main(["bench", "pysol-glencoe", "--deals", "102..102", "--max-nodes", "400000",
+                     "--reference-deals", "0", "--seed", "7", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    data = json.loads(next(tmp_path.glob("bench-*.json")).read_text())
+    assert data["settings"]["seed"] == 7 and "random-lines seed 7" in out
+    row = dict(zip(data["deal_columns"], data["deal_rows"][0]))
+    assert row["nodes"] == solve("pysol-glencoe", 102, max_nodes=400_000, seed=7).stats.nodes \
+        != solve("pysol-glencoe", 102, max_nodes=400_000).stats.nodes
+    with pytest.raises(ValueError, match="bad seed"):
+        BenchSettings(("intrigue",), range(1, 2), seed=-1)
 
 
 def test_is_greedy():
@@ -412,11 +429,54 @@ def test_tail_compare_runs_both_builds_on_each_deal_once(tmp_path, capsys, threa
     assert ("2 threads a deal, the builds in turn" in table) == (threads == 2)
 
 
+def test_tail_compare_reads_each_seed_alone_and_all_together():
+    tail = load_script("tail_compare")
+    rows = {"baseline": {}, "candidate": {}}
+    for deal, s0, s1 in ((1, 0.3, 0.1), (2, 0.2, 2.0), (3, 0.05, 0.02)):
+        for seed, sec in ((0, s0), (5, s1)):
+            verdict = "unknown" if sec == 2.0 else "winnable"
+            for name, scale in (("baseline", 1), ("candidate", 2)):
+                rows[name][(deal, seed)] = [deal, verdict, 9, sec * scale, seed]
+    assert tail.run_key(rows["baseline"][(2, 5)]) == (2, 5)
+    assert tail.run_key([7, "winnable", 1, 0.1]) == 7
+    assert tail.run_name((2, 5)) == "2 (seed 5)" and tail.run_name(7) == "7"
+    every = tail.summary(rows, rank=2, over=0.1)               # 6 runs: the 2nd slowest
+    assert every["deals"] == 6 and every["both_decided"] == 5
+    assert every["builds"]["baseline"]["rank_seconds"] == 0.3
+    assert every["builds"]["baseline"]["over"] == 3             # 0.3, 0.2 and the unknown run
+    per = tail.seed_summaries(rows, [0, 5], rank=1, over=0.1)
+    assert per[0]["deals"] == per[5]["deals"] == 3
+    assert per[0]["builds"]["baseline"]["rank_seconds"] == 0.3
+    assert per[5]["builds"]["baseline"]["rank_seconds"] == "unknown"
+    assert per[5]["builds"]["candidate"]["both_decided_seconds"] == pytest.approx(0.24)
+    assert tail.seed_list("0,1,7") == [0, 1, 7]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_tail_compare_runs_each_deal_once_with_each_seed(tmp_path, capsys, threads):
+    tail = load_script("tail_compare")
+    deals = tmp_path / "deals.txt"
+    deals.write_text("3 2")
+    out = tmp_path / "tail.json"
+    assert tail.main(["glencoe", "--baseline", sys.executable, "--candidate", sys.executable,
+                      "--list", str(deals), "--rank", "1", "--json", str(out), "--seeds", "0,5",
+                      "--threads", str(threads)]) == 0
+    report = json.loads(out.read_text())
+    for name in ("baseline", "candidate"):
+        assert [(r[0], r[4]) for r in report["rows"][name]] == [(3, 0), (3, 5), (2, 0), (2, 5)]
+        assert {r[1] for r in report["rows"][name]} == {"winnable"}
+    assert report["settings"]["seeds"] == [0, 5]
+    assert report["summary"]["deals"] == 4 and set(report["seed_summaries"]) == {"0", "5"}
+    table = capsys.readouterr().out
+    assert "4 runs: 2 deals × seeds 0, 5" in table and "2nd-slowest s (1st per seed)" in table
+    assert "- seed 0: baseline" in table and "- seed 5: baseline" in table
+
+
 def test_tail_compare_exits_1_on_two_verdicts(tmp_path, monkeypatch, capsys):
     tail = load_script("tail_compare")
     deals = tmp_path / "deals.txt"
     deals.write_text("7")
-    monkeypatch.setattr(tail, "run_both", lambda builds, game, numbers, t, m, threads=1: ({
+    monkeypatch.setattr(tail, "run_both", lambda builds, game, numbers, t, m, threads=1, seeds=(0,): ({
         "baseline": {7: [7, "winnable", 1, 0.1]}, "candidate": {7: [7, "unwinnable", 1, 0.1]}},
         False))
     assert tail.main(["glencoe", "--baseline", sys.executable, "--candidate", sys.executable,
@@ -430,6 +490,10 @@ def test_tail_compare_exits_1_on_two_verdicts(tmp_path, monkeypatch, capsys):
                                  ["--list", "{ok}", "--baseline", "/nonexistent/python"],
                                  ["--list", "{ok}", "--timeout", "0"],
                                  ["--list", "{ok}", "--threads", "3"],
+                                 ["--list", "{ok}", "--seeds", "x"],
+                                 ["--list", "{ok}", "--seeds", "-1"],
+                                 ["--list", "{ok}", "--seeds", "1,1"],
+                                 ["--list", "{ok}", "--seeds", ""],
                                  ["--list", "{ok}", "nosuchgame"]])
 def test_tail_compare_rejects_bad_input_in_one_line(tmp_path, capsys, bad):
     tail = load_script("tail_compare")

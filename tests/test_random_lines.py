@@ -23,15 +23,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import assume, example, given, settings, strategies as st
 
-from solver import _core
+from solver import _core, solve
+from solver.api import SECOND_SEED, _nested, second_search
 from solver.core import DEFAULT_RULES, PRUNING_RULES, core_game, run, to_notation
 from solver.deals import deal_from_number
 from solver.games import find_game
-from solver.result import Verdict
+from solver.result import Stats, Verdict
 
 from rule_helpers import agreeing_results, decided_and_changed, replays_to_a_win, same_search
 from test_pruning import endgame_walks
@@ -426,3 +428,70 @@ def test_another_seed_keeps_the_verdict(game_id, number, seed, lines_only):
         assert other.verdict is usual.verdict, (game_id, number, seed)
     if other.verdict is Verdict.WINNABLE:
         assert replays_to_a_win(game, deal, other.moves), (game_id, number, seed)
+
+
+def test_solve_takes_the_seed_to_every_search_it_runs(monkeypatch):
+    """solve(seed=...) is core.run's search with that seed, node for node (PySol Glencoe 102
+    is won after other numbers of nodes with seeds 0 and 7), its wins replay, and seed 0 is
+    the usual search. The inner and outer games' searches get the same seed: PySol Laggard
+    Lady, whose own search a small node limit leaves undecided, hands the rest to PySol
+    Glencoe (its inner game) and then to PySol Intrigue (its outer game)."""
+    game = find_game("pysol-glencoe")
+    deal = deal_from_number(game, 102)
+    nodes = {}
+    for seed in (0, 7):
+        mine = solve(game, deal, max_nodes=400_000, seed=seed)
+        alone = run(game, deal, max_nodes=400_000, seed=seed, line=False)
+        assert mine.verdict is alone.verdict is Verdict.WINNABLE, seed
+        assert mine.stats.nodes == alone.stats.nodes, seed
+        assert replays_to_a_win(game, deal, mine.moves), seed
+        nodes[seed] = mine.stats.nodes
+    assert nodes[0] != nodes[7]
+    assert solve(game, deal, max_nodes=400_000, line=False).stats.nodes == nodes[0]
+    from solver import core
+    seen = []
+    real_run = core.run
+
+    def recording_run(g, d, **kw):
+        seen.append((g.id, kw.get("seed")))
+        return real_run(g, d, **kw)
+
+    monkeypatch.setattr(core, "run", recording_run)
+    lady = find_game("pysol-laggard-lady")
+    lady_deal = deal_from_number(lady, 5304)
+    first = solve(lady, lady_deal, max_nodes=3000, seed=9, line=False)
+    assert seen == [("pysol-laggard-lady", 9), ("pysol-glencoe", 9)]   # no nodes left after
+    outer = _nested(lady, lady_deal, "pysol-intrigue", replace(first, stats=Stats(0, 0, 0.0, 0)),
+                    Verdict.UNWINNABLE, max_nodes=1000, timeout=None, max_memory=None,
+                    prune=True, line=False, seed=9, shared=None)
+    assert seen[2:] == [("pysol-intrigue", 9)] and outer.stats.nodes > 0
+
+
+def test_two_threads_draw_two_seeds_of_lines(monkeypatch):
+    """threads=2's first search draws its lines with the seed, the second with seed ^
+    SECOND_SEED, never the first's, and the verdict is the one thread's."""
+    game = find_game("pysol-glencoe")
+    deal = deal_from_number(game, 102)
+    for seed in (0, 1, 6, 2 ** 64 - 1):
+        other = second_search(game, deal, seed=seed)["seed"]
+        assert other == seed ^ SECOND_SEED != seed
+    one = solve(game, deal, max_nodes=400_000, seed=6)
+    from solver import core
+    seen = []
+    real_run = core.run
+
+    def recording_run(g, d, **kw):
+        seen.append(kw.get("seed"))
+        return real_run(g, d, **kw)
+
+    monkeypatch.setattr(core, "run", recording_run)
+    two = solve(game, deal, max_nodes=400_000, seed=6, threads=2)
+    assert one.verdict is two.verdict is Verdict.WINNABLE
+    assert replays_to_a_win(game, deal, two.moves)
+    assert sorted(seen) == [6, 6 ^ SECOND_SEED]       # the deal takes far over the 2 ms delay
+
+
+@pytest.mark.parametrize("seed", [-1, 2 ** 64, 1.0, True, "3", None])
+def test_solve_rejects_a_bad_seed(seed):
+    with pytest.raises(ValueError, match="seed must be an int"):
+        solve("pysol-glencoe", 3, seed=seed)

@@ -330,9 +330,30 @@ def test_no_prune_agrees_on_an_unwinnable_deal(run_solver):
     (["intrigue", "--deals", "0..3"], "start at 1"),
     (["intrigue", "--deals", "1..x"], "--deals"),
     (["intrigue", "--deals", "1..3", "--deal-file", "d.txt"], "not both"),
+    (["intrigue", "1", "--seed", "-1"], "bad seed '-1'"),
+    (["intrigue", "1", "--seed", "x"], "bad seed 'x'"),
+    (["intrigue", "1", "--seed", str(2 ** 64)], "--seed"),
 ])
 def test_bad_input_is_one_line_and_exit_2(run_solver, args, fragment):
     assert_one_line_error(run_solver("solve", *args), fragment)
+
+
+def test_seed_draws_other_random_lines(run_solver):
+    """--seed N is solve(seed=N): PySol Glencoe 102 is won after other numbers of nodes with
+    seeds 0 and 7, each node for node the API's; Intrigue has no random lines and ignores it."""
+    nodes = {}
+    for seed in ("0", "7"):
+        result = run_solver("solve", "pysol-glencoe", "102", "--max-nodes", "400000", "--json",
+                            "--seed", seed)
+        row = json.loads(result.stdout)
+        assert result.returncode == 0 and row["verdict"] == "winnable", result.stderr
+        nodes[seed] = row["stats"]["nodes"]
+        assert nodes[seed] == solve("pysol-glencoe", 102, max_nodes=400_000, line=False,
+                                    seed=int(seed)).stats.nodes
+    assert nodes["0"] != nodes["7"]
+    plain, seeded = (json.loads(run_solver("solve", "intrigue", "5", "--json", *extra).stdout)
+                     for extra in ([], ["--seed", "99"]))
+    assert plain["stats"]["nodes"] == seeded["stats"]["nodes"] and plain["moves"] == seeded["moves"]
 
 
 def test_a_bad_number_among_several_solves_nothing(run_solver):
@@ -353,7 +374,7 @@ def test_help_documents_every_option_and_exit_status(run_solver):
     assert result.returncode == 0
     text = " ".join(result.stdout.split())
     for option in ("--deals", "--deal-file", "--json", "--max-nodes", "--timeout", "--max-memory",
-                   "--no-prune", "12. 3>u5 7H"):
+                   "--no-prune", "--no-inner", "--threads", "--seed", "12. 3>u5 7H"):
         assert option in text, option
     for status in ("0 winnable", "1 unwinnable", "3 unknown", "2 bad input", "130 interrupted",
                    "0 when every deal was decided"):

@@ -8,7 +8,7 @@ from ..bench import (DEFAULT_REFERENCE_NODES, DEFAULT_REPLAY_REPEAT, DEFAULT_TIM
                      sigint_ignored, write_results)
 from ..games import find_game
 from ..survey import Progress, parse_deal_range
-from .solve import add_limit_arguments, option_type, positive_int
+from .solve import add_limit_arguments, add_seed_argument, option_type, positive_int
 
 NAME = "bench"
 HELP = "benchmark the solver on a range of deals, beside the pure-Python reference search"
@@ -37,7 +37,9 @@ seconds (also while one long deal runs: the elapsed time moves on) and one at th
 --threads 2 solves each deal with two threads, as 'solver solve --threads 2' (the exhaustive
 search alone beside the usual one; the core's seconds then run to the end of the later
 search, and the greedy figure is left out). With both, N processes run 2N threads: on a 2-core
-machine --jobs 1 --threads 2 already fills it. benchmarks/README.md explains every figure.
+machine --jobs 1 --threads 2 already fills it. --seed N solves each deal as 'solver solve
+--seed N' (other random lines in the PySol profiles: their times are partly the luck of the
+lines drawn, and a few seeds show how much). benchmarks/README.md explains every figure.
 
 Ctrl-C stops the run (and the --jobs processes) and saves the deals measured so far in the
 same two files, with "interrupted": true in the JSON and a line in the Markdown saying after how
@@ -68,6 +70,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--threads", type=int, choices=(1, 2), default=1,
                         help="threads per deal: 2 runs a second search beside the usual one, as "
                              "'solver solve --threads 2' (default: %(default)s)")
+    add_seed_argument(parser)
     parser.add_argument("--out", metavar="DIR", default=".",
                         help="directory for the JSON and Markdown results (default: .)")
 
@@ -78,7 +81,7 @@ def run(args) -> int:
                              max_memory=args.max_memory, max_nodes=args.max_nodes,
                              reference_nodes=args.reference_nodes,
                              reference_deals=args.reference_deals, jobs=args.jobs,
-                             threads=args.threads)
+                             threads=args.threads, seed=args.seed)
     check_output_directory(args.out)
     planned = len(games) * len(settings.deals)
     progress = Progress(planned, sys.stderr).start_heartbeat()

@@ -72,6 +72,12 @@ Unwinnable deals whose proof needs most of the time are decided sooner; the verd
 same, but which search finds a winning line first depends on timing, so the line printed may
 differ from run to run. Default 1 thread: the same output every run.
 
+Seed: in the PySol profiles the search opens each round of probes with lines drawn at random
+through the dealing to the end game. --seed N draws other ones (with --threads 2 the second
+search draws those of N with its lowest bit flipped): how long a deal takes, and its winning
+line, then change, the verdict never (where both decide). The default, 0, gives the same
+search every run. The other games have no random lines and ignore it.
+
 Ctrl-C ends the search promptly and prints the partial result (unknown, reason interrupted,
 statistics so far); deals not yet started are not solved.
 
@@ -151,6 +157,26 @@ def positive_seconds(text: str) -> float:
     return value
 
 
+def seed_value(text: str) -> int:
+    """An argparse type: a random-lines seed, an integer from 0 to 2**64 - 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"bad seed {text!r}: expected an integer from 0 to 2**64 - 1") from None
+    if not 0 <= value < 1 << 64:
+        raise ValueError(f"bad seed {text!r}: expected an integer from 0 to 2**64 - 1")
+    return value
+
+
+def add_seed_argument(parser) -> None:
+    """--seed, as ``solver solve`` and ``solver bench`` take it."""
+    parser.add_argument("--seed", metavar="N", type=option_type(seed_value), default=0,
+                        help="seed of the random lines that open the probe rounds in the PySol "
+                             "profiles (see 'Seed' above; other games ignore it): another "
+                             "value draws other lines, so the time and the winning line "
+                             "change, never the verdict (default: 0, the same search every run)")
+
+
 def option_type(parse):
     """``parse`` as an argparse type: its ValueError message becomes the usage error."""
     def convert(text):
@@ -199,6 +225,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--threads", type=int, choices=(1, 2), default=1,
                         help="2: run a second search beside the usual one in a second thread "
                              "(see 'Two threads' above; default: 1)")
+    add_seed_argument(parser)
     parser.set_defaults(parser=parser)
 
 
@@ -292,7 +319,7 @@ def run(args) -> int:
         try:
             result = solve(deal.game, deal, max_nodes=args.max_nodes, timeout=args.timeout,
                            max_memory=args.max_memory, prune=not args.no_prune,
-                           inner=not args.no_inner, threads=args.threads)
+                           inner=not args.no_inner, threads=args.threads, seed=args.seed)
         except SearchInterrupted as interrupted:
             report(args, deal, interrupted.result, show_line=False)
             return EXIT_INTERRUPTED
