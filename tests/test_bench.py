@@ -401,17 +401,22 @@ def test_tail_compare_takes_a_bench_runs_slow_deals():
     assert tail.slow_deals(bench, "banner", 100) == [1]
 
 
+def run_tail_compare(tmp_path, deals_text: str, *options) -> dict:
+    """tail_compare.py on Glencoe's ``deals_text`` with this interpreter as both builds, rank 1
+    and ``options``; it must exit 0. Returns its JSON report."""
+    tail = load_script("tail_compare")
+    deals = tmp_path / "deals.txt"
+    deals.write_text(deals_text)
+    out = tmp_path / "tail.json"
+    assert tail.main(["glencoe", "--baseline", sys.executable, "--candidate", sys.executable,
+                      "--list", str(deals), "--rank", "1", "--json", str(out), *options]) == 0
+    return json.loads(out.read_text())
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_tail_compare_runs_both_builds_on_each_deal_once(tmp_path, capsys, threads):
     """Once each, at once (one thread a deal) or in turn (two: `--threads 2`)."""
-    tail = load_script("tail_compare")
-    deals = tmp_path / "deals.txt"
-    deals.write_text("3 2\n3\n")
-    out = tmp_path / "tail.json"
-    assert tail.main(["glencoe", "--baseline", sys.executable, "--candidate", sys.executable,
-                      "--list", str(deals), "--rank", "1", "--json", str(out),
-                      "--threads", str(threads)]) == 0
-    report = json.loads(out.read_text())
+    report = run_tail_compare(tmp_path, "3 2\n3\n", "--threads", str(threads))
     for name in ("baseline", "candidate"):
         assert [r[0] for r in report["rows"][name]] == [3, 2]
         assert {r[1] for r in report["rows"][name]} == {"winnable"}   # greedy wins, both
@@ -454,14 +459,7 @@ def test_tail_compare_reads_each_seed_alone_and_all_together():
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_tail_compare_runs_each_deal_once_with_each_seed(tmp_path, capsys, threads):
-    tail = load_script("tail_compare")
-    deals = tmp_path / "deals.txt"
-    deals.write_text("3 2")
-    out = tmp_path / "tail.json"
-    assert tail.main(["glencoe", "--baseline", sys.executable, "--candidate", sys.executable,
-                      "--list", str(deals), "--rank", "1", "--json", str(out), "--seeds", "0,5",
-                      "--threads", str(threads)]) == 0
-    report = json.loads(out.read_text())
+    report = run_tail_compare(tmp_path, "3 2", "--seeds", "0,5", "--threads", str(threads))
     for name in ("baseline", "candidate"):
         assert [(r[0], r[4]) for r in report["rows"][name]] == [(3, 0), (3, 5), (2, 0), (2, 5)]
         assert {r[1] for r in report["rows"][name]} == {"winnable"}
