@@ -180,10 +180,8 @@ def markdown(report: dict) -> str:
         lines += ["", f"Each seed alone (its {ordinal(st['rank'])}-slowest deal; unknown; over "
                       f"{st['over']:g} s; seconds on the deals both decided):", ""]
         for seed, one in report["seed_summaries"].items():
-            cells = []
-            for name, b in one["builds"].items():
-                cells.append(f"{name} {rank_cell(b['rank_seconds'])} s, {b['unknown']}, {b['over']}, "
-                             f"{b['both_decided_seconds']:.1f} s")
+            cells = [f"{name} {rank_cell(b['rank_seconds'])} s, {b['unknown']}, {b['over']}, "
+                     f"{b['both_decided_seconds']:.1f} s" for name, b in one["builds"].items()]
             lines.append(f"- seed {seed}: " + "; ".join(cells))
     lines.append("")
     lines.append("Two verdicts for one deal: " + (", ".join(map(run_name, s["disagree"])) or "none")

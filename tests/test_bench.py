@@ -474,7 +474,7 @@ def test_tail_compare_exits_1_on_two_verdicts(tmp_path, monkeypatch, capsys):
     tail = load_script("tail_compare")
     deals = tmp_path / "deals.txt"
     deals.write_text("7")
-    monkeypatch.setattr(tail, "run_both", lambda builds, game, numbers, t, m, threads=1, seeds=(0,): ({
+    monkeypatch.setattr(tail, "run_both", lambda builds, game, numbers, t, m, *more: ({
         "baseline": {7: [7, "winnable", 1, 0.1]}, "candidate": {7: [7, "unwinnable", 1, 0.1]}},
         False))
     assert tail.main(["glencoe", "--baseline", sys.executable, "--candidate", sys.executable,
