@@ -223,8 +223,11 @@ def run_both(builds: dict, game: str, deals: list, timeout: float, memory: int,
 
     if threads == 1:
         for p in procs.values():
-            p.stdin.write(" ".join(map(str, deals)))
-            p.stdin.close()
+            try:
+                p.stdin.write(" ".join(map(str, deals)))
+                p.stdin.close()
+            except BrokenPipeError:      # the build has ended already: its exit status says why
+                pass
 
         def read(name: str) -> None:   # each build's rows as they come, so neither pipe fills
             for line in procs[name].stdout:
@@ -233,35 +236,60 @@ def run_both(builds: dict, game: str, deals: list, timeout: float, memory: int,
         readers = [threading.Thread(target=read, args=(name,), daemon=True) for name in builds]
     else:
         def drive() -> None:           # one thread drives both builds in turn, deal by deal
-            for deal in deals:
-                for name, p in procs.items():
-                    p.stdin.write(f"{deal}\n")
-                    p.stdin.flush()
-                    for _ in seeds:
-                        line = p.stdout.readline()
-                        if not line:
-                            return
-                        take(name, line)
-            for p in procs.values():
-                p.stdin.close()
+            try:
+                for deal in deals:
+                    for name, p in procs.items():
+                        p.stdin.write(f"{deal}\n")
+                        p.stdin.flush()
+                        for _ in seeds:
+                            line = p.stdout.readline()
+                            if not line:
+                                return
+                            take(name, line)
+                for p in procs.values():
+                    p.stdin.close()
+            except BrokenPipeError:      # a build ended early: its exit status says why
+                return
 
         readers = [threading.Thread(target=drive, daemon=True)]
-    for t in readers:
-        t.start()
-    try:
-        for t in readers:
-            while t.is_alive():
-                t.join(0.2)
-    except KeyboardInterrupt:           # stop both; the rows so far are reported
+
+    def stop() -> None:
         for p in procs.values():
             p.kill()
         for t in readers:
             t.join()
+        for p in procs.values():
+            p.wait()
         print(file=sys.stderr)
+
+    def failed() -> None:               # the other build's rows would compare with nothing
+        for name, p in procs.items():
+            if p.poll() not in (None, 0):
+                code = p.returncode
+                stop()
+                raise SystemExit(f"tail_compare: the {name} build failed (exit status {code}) "
+                                 f"after {len(rows[name])} runs")
+
+    for t in readers:
+        t.start()
+    try:
+        while alive := [t for t in readers if t.is_alive()]:
+            failed()
+            alive[0].join(0.2)
+        # The rows are all in, or a build ended early (its pipe closed): a build still waiting
+        # for a deal is told there is none, and a build that failed stops the other.
+        for p in procs.values():
+            try:
+                p.stdin.close()
+            except OSError:
+                pass
+        while any(p.poll() is None for p in procs.values()):
+            failed()
+            time.sleep(0.05)
+        failed()
+    except KeyboardInterrupt:           # stop both; the rows so far are reported
+        stop()
         return rows, True
-    for name, p in procs.items():
-        if p.wait() != 0:
-            raise SystemExit(f"tail_compare: the {name} build failed (exit status {p.returncode})")
     print(file=sys.stderr)
     return rows, False
 

@@ -482,6 +482,34 @@ def test_tail_compare_exits_1_on_two_verdicts(tmp_path, monkeypatch, capsys):
     assert "Two verdicts for one deal: 7." in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("failing", ["baseline", "candidate"])
+def test_tail_compare_stops_both_builds_when_one_fails(tmp_path, capsys, threads, failing):
+    """A build that fails (say, one older than an option the run uses) ends the run at once: the
+    other build, which would run on for nothing, is stopped, and the error names the failed
+    one. The builds here are stand-ins: one exits 3, the other would leave a file after 30 s."""
+    done = tmp_path / "done"
+    scripts = {"fail": "sys.exit(3)\n",
+               # the commit query (python -c CODE) fails at once; the worker call runs on
+               "slow": f"if len(sys.argv) <= 3: sys.exit(1)\ntime.sleep(30)\nopen({str(done)!r}, 'w')\n"}
+    for name, body in scripts.items():
+        (tmp_path / name).write_text(f"#!{sys.executable}\nimport sys, time\n" + body)
+        (tmp_path / name).chmod(0o755)
+    builds = {"baseline": "slow", "candidate": "slow", failing: "fail"}
+    deals = tmp_path / "deals.txt"
+    deals.write_text("1 2 3")
+    tail = load_script("tail_compare")
+    with pytest.raises(SystemExit) as exit_info:
+        tail.main(["glencoe", "--baseline", str(tmp_path / builds["baseline"]),
+                   "--candidate", str(tmp_path / builds["candidate"]), "--list", str(deals),
+                   "--threads", str(threads)])
+    assert str(exit_info.value.code) == (f"tail_compare: the {failing} build failed "
+                                         "(exit status 3) after 0 runs")
+    time.sleep(0.5)
+    assert not done.exists()
+    assert not subprocess.run(["pgrep", "-f", str(tmp_path)], capture_output=True).stdout
+
+
 @pytest.mark.parametrize("bad", [["--list", "/nonexistent/deals.txt"], ["--list", "{empty}"],
                                  ["--list", "{words}"], ["--list", "{ok}", "--rank", "0"],
                                  ["--list", "{ok}", "--max-memory", "12"],
