@@ -203,7 +203,8 @@ def run_both(builds: dict, game: str, deals: list, timeout: float, memory: int,
     """Each build over every deal (with each seed), each in a process of its own, a progress
     line on stderr: ({build: {key: row}}, interrupted), the key run_key's. With one thread a
     deal the two processes run at once; with two, in turn, deal by deal (baseline, then
-    candidate), so that a deal has both cores. A Ctrl-C stops both and keeps the rows so far."""
+    candidate), so that a deal has both cores. A Ctrl-C stops both and keeps the rows so far; a
+    build that fails stops both, and the run ends with its exit status (SystemExit)."""
     procs = {name: subprocess.Popen([python, "-c", WORKER, game, str(timeout), str(memory),
                                      str(threads), ",".join(map(str, seeds))],
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
