@@ -172,7 +172,7 @@ def add_seed_argument(parser) -> None:
     """--seed, as ``solver solve`` and ``solver bench`` take it."""
     parser.add_argument("--seed", metavar="N", type=option_type(seed_value), default=0,
                         help="seed of the random lines that open the probe rounds in the PySol "
-                             "profiles (see 'Seed' above; other games ignore it): another "
+                             "profiles (see above; other games ignore it): another "
                              "value draws other lines, so the time and the winning line "
                              "change, never the verdict (default: 0, the same search every run)")
 
